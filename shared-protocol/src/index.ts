@@ -1,0 +1,2 @@
+export * from "./jsonl-decoder.ts";
+export * from "./relay-frames.ts";

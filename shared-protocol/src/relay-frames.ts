@@ -1,0 +1,92 @@
+// The relay's own messages. pi's stdout travels relay → browser as binary
+// WebSocket frames, byte for byte; everything the relay says itself travels as
+// a text frame holding one of the `RelayFrame` objects below. A browser sends
+// text frames only: a pi command (one JSON object, no raw newline) or one of
+// the `RelayRequest` objects, whose types all start with "pier.".
+
+export const RELAY_PROTOCOL_VERSION = 1;
+
+/** Path of the WebSocket endpoint (the secret never appears in it). */
+export const RELAY_SOCKET_PATH = "/ws";
+
+/** Largest text frame a browser may send (a prompt with a few images fits). */
+export const MAX_COMMAND_BYTES = 16 * 1024 * 1024;
+
+/** Prefix of the browser → relay control requests. */
+export const RELAY_REQUEST_PREFIX = "pier.";
+
+/** What the relay knows about the pi child process. */
+export type ChildStatus =
+  | { state: "starting"; epoch: number }
+  | { state: "running"; epoch: number; pid: number; startedAt: number }
+  | {
+      state: "exited";
+      epoch: number;
+      code: number | null;
+      signal: string | null;
+      exitedAt: number;
+      /** Set when pi could not be started at all (e.g. ENOENT for --pi). */
+      error?: string;
+    };
+
+/** Why the relay runs pi against the built-in scripted demo model. */
+export type DemoInfo = {
+  reason: "requested" | "no_model";
+  /** Scratch copy of the sample project pi works in. */
+  projectDir: string;
+};
+
+export type RelayErrorCode =
+  | "frame_too_large"
+  | "binary_frame"
+  | "invalid_json"
+  | "raw_newline"
+  | "invalid_command"
+  | "unknown_request"
+  | "pi_not_running"
+  | "too_slow";
+
+export type RelayFrame =
+  | {
+      type: "hello";
+      protocolVersion: typeof RELAY_PROTOCOL_VERSION;
+      /** Unique per connection; prefix your command ids with it. */
+      clientId: string;
+      relayVersion: string;
+      cwd: string;
+      /** pi's command line as spawned (program and arguments). */
+      piCommand: string[];
+      demo: DemoInfo | null;
+      child: ChildStatus;
+      /** The binary frames that follow, up to `replay_end`, replay pi's stdout of this epoch. */
+      replay: { bytes: number; truncated: boolean };
+      /** Last stderr lines of the current child, oldest first. */
+      recentStderr: string[];
+      peers: number;
+      limits: { maxCommandBytes: number };
+    }
+  | { type: "replay_end" }
+  | { type: "child_started"; child: ChildStatus }
+  | { type: "child_exited"; child: ChildStatus }
+  | { type: "stderr"; line: string }
+  | { type: "peers"; count: number }
+  | { type: "notice"; level: "info" | "warning"; message: string }
+  | {
+      type: "error";
+      code: RelayErrorCode;
+      message: string;
+      /** The refused command's type and id, when they could be read. */
+      command?: { type?: string; id?: string };
+    };
+
+export type RelayFrameType = RelayFrame["type"];
+
+export type RelayRequest =
+  /** Start pi again (ends the running child first, if any). */
+  { type: "pier.restart_pi" };
+
+export const RELAY_REQUEST_TYPES: readonly RelayRequest["type"][] = ["pier.restart_pi"];
+
+export function isRelayFrame(value: unknown): value is RelayFrame {
+  return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
