@@ -1,2 +1,4 @@
 export * from "./jsonl-decoder.ts";
 export * from "./relay-frames.ts";
+export * from "./pi/index.ts";
+export * from "./command-guard.ts";
