@@ -1,0 +1,107 @@
+// Who may talk to the relay. The relay can run shell commands through pi, so
+// it is guarded like an SSH server:
+// - a fresh random secret per launch (256 bits) goes in the printed URL only;
+// - the first load trades it for an HttpOnly, SameSite=Strict cookie (a
+//   second, independent random value), so the secret never has to appear in
+//   a WebSocket URL, a log or the browser history after that;
+// - every request needs an allowed Host (defeats DNS rebinding: a rebound
+//   name is neither an IP literal nor "localhost"), and a same-origin Origin
+//   where one is sent; a WebSocket upgrade must send one.
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
+
+export type AccessKeys = {
+  /** The secret printed once in the URL. */
+  token: string;
+  /** The cookie value the token is exchanged for. */
+  cookieValue: string;
+};
+
+export function createAccessKeys(): AccessKeys {
+  return { token: randomBytes(32).toString("base64url"), cookieValue: randomBytes(32).toString("base64url") };
+}
+
+/** Cookies are not isolated by port, so two pier instances need two names. */
+export function cookieName(port: number): string {
+  return `pier_${port}`;
+}
+
+export function sessionCookieHeader(port: number, value: string): string {
+  return `${cookieName(port)}=${value}; HttpOnly; SameSite=Strict; Path=/`;
+}
+
+export function secretsEqual(given: string | undefined | null, expected: string): boolean {
+  if (typeof given !== "string") return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Reads one cookie from a Cookie header (the first one of that name). */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq === -1) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Host header check: the relay's port, and a host name that cannot be
+ * rebound: "localhost" or an IP literal (any, so `--host 0.0.0.0` can be
+ * reached by the machine's addresses).
+ */
+export function isAllowedHost(hostHeader: string | undefined, port: number): boolean {
+  if (!hostHeader) return false;
+  const parsed = splitHostPort(hostHeader);
+  if (!parsed || parsed.port !== port) return false;
+  const host = parsed.host.toLowerCase();
+  return host === "localhost" || isIP(host) !== 0;
+}
+
+/** Origin must be exactly http://<the Host header> (same origin). */
+export function isSameOrigin(origin: string | undefined, hostHeader: string | undefined): boolean {
+  if (!origin || !hostHeader) return false;
+  return origin.toLowerCase() === `http://${hostHeader.toLowerCase()}`;
+}
+
+function splitHostPort(value: string): { host: string; port: number } | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]/@]+):(\d{1,5})$/.exec(value);
+  if (!match) return null;
+  const host = match[1]!.startsWith("[") ? match[1]!.slice(1, -1) : match[1]!;
+  return { host, port: Number(match[2]) };
+}
+
+export type AccessDecision =
+  | { allow: true }
+  | { allow: false; status: 400 | 401 | 403; reason: string };
+
+export type AccessRequest = {
+  host: string | undefined;
+  origin: string | undefined;
+  secFetchSite: string | undefined;
+  cookie: string | undefined;
+  isWebSocket: boolean;
+};
+
+/** The rule for every request other than the one-time token exchange. */
+export function checkAccess(request: AccessRequest, port: number, keys: AccessKeys): AccessDecision {
+  if (!isAllowedHost(request.host, port)) {
+    return { allow: false, status: 403, reason: "this Host is not allowed (use localhost or the IP address pier printed)" };
+  }
+  if (request.isWebSocket) {
+    if (!isSameOrigin(request.origin, request.host)) {
+      return { allow: false, status: 403, reason: "a WebSocket must come from the page pier serves (Origin mismatch)" };
+    }
+  } else if (request.origin !== undefined && !isSameOrigin(request.origin, request.host)) {
+    return { allow: false, status: 403, reason: "cross-origin requests are refused" };
+  } else if (request.secFetchSite === "cross-site") {
+    return { allow: false, status: 403, reason: "cross-site requests are refused" };
+  }
+  if (!secretsEqual(readCookie(request.cookie, cookieName(port)), keys.cookieValue)) {
+    return { allow: false, status: 401, reason: "not authorized: open the URL pier printed in its terminal" };
+  }
+  return { allow: true };
+}

@@ -1,0 +1,105 @@
+// `pier` command-line options: parsed strictly, with a clear sentence for
+// anything wrong (the CLI prints it with the usage and exits 2).
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+export const USAGE = `Usage: pier [options] [-- <pi arguments>]
+
+Opens a browser IDE for the pi coding agent on a workspace folder.
+
+Options:
+  --cwd DIR            workspace folder pi works in (default: current directory)
+  --port N             port to listen on; 0 picks a free one (default: 0)
+  --host ADDR          address to listen on (default: 127.0.0.1, loopback only);
+                       anything else exposes the IDE to your network: a warning is printed
+  --demo               run pi against Pier's offline scripted demo model, in a
+                       scratch copy of a sample project (never your files)
+  --demo-scenario FILE play this scenario file with the demo model instead of the tour
+  --no-demo-fallback   never fall back to the demo model when pi has no usable model
+  --open               open the URL in your default browser
+  --pi PATH            run this pi CLI instead of the bundled pi 0.87.1
+                       (a .js file runs with this Node; anything else is executed)
+  --replay-bytes N     how much of pi's output to keep for browsers that connect
+                       late or reload (default: 8388608, 8 MiB)
+  -h, --help           show this help
+  -v, --version        show Pier's version
+
+Everything after -- is passed to pi, e.g.: pier -- --model sonnet --thinking high
+`;
+
+export type CliOptions = {
+  cwd: string;
+  port: number;
+  host: string;
+  demo: boolean;
+  demoScenario: string | null;
+  demoFallback: boolean;
+  open: boolean;
+  pi: string | null;
+  replayBytes: number;
+  piArgs: string[];
+  help: boolean;
+  version: boolean;
+};
+
+export class CliError extends Error {}
+
+export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
+  const dashDash = argv.indexOf("--");
+  const own = dashDash === -1 ? argv : argv.slice(0, dashDash);
+  const piArgs = dashDash === -1 ? [] : argv.slice(dashDash + 1);
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: own,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        cwd: { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        demo: { type: "boolean" },
+        "demo-scenario": { type: "string" },
+        "no-demo-fallback": { type: "boolean" },
+        open: { type: "boolean" },
+        pi: { type: "string" },
+        "replay-bytes": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    }));
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error));
+  }
+  const host = values.host ?? "127.0.0.1";
+  if (host !== "localhost" && isIP(host) === 0) {
+    throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
+  }
+  if (piArgs.includes("--mode")) throw new CliError("pier always runs pi with --mode rpc; do not pass --mode to pi");
+  return {
+    cwd: resolve(baseDir, values.cwd ?? "."),
+    port: parseInteger(values.port ?? "0", "--port", 0, 65535),
+    host,
+    demo: values.demo ?? false,
+    demoScenario: values["demo-scenario"] ? resolve(baseDir, values["demo-scenario"]) : null,
+    demoFallback: !(values["no-demo-fallback"] ?? false),
+    open: values.open ?? false,
+    pi: values.pi ? resolve(baseDir, values.pi) : null,
+    replayBytes: parseInteger(values["replay-bytes"] ?? String(8 * 1024 * 1024), "--replay-bytes", 64 * 1024, 1024 ** 3),
+    piArgs,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+}
+
+function parseInteger(text: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text)) throw new CliError(`${name} takes a whole number, not "${text}"`);
+  const value = Number(text);
+  if (value < min || value > max) throw new CliError(`${name} must be between ${min} and ${max}`);
+  return value;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\./.test(host);
+}

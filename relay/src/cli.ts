@@ -1,0 +1,112 @@
+// The `pier` command: reads options, decides between the user's own pi setup
+// and the offline demo model, starts the relay, prints the URL, and shuts
+// everything down on SIGINT/SIGTERM.
+import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { DemoInfo } from "@pier/protocol";
+import { CliError, isLoopback, parseCliOptions, USAGE, type CliOptions } from "./cli-options.ts";
+import { startDemoModel, type DemoModel } from "./demo-model.ts";
+import { probeModel } from "./model-probe.ts";
+import { defaultPiCliPath } from "./pi-cli.ts";
+import type { PiLaunch } from "./pi-process.ts";
+import { startRelay } from "./relay.ts";
+import { RELAY_VERSION } from "./version.ts";
+
+const WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
+
+const log = (line: string) => process.stderr.write(`pier: ${line}\n`);
+
+export async function main(argv: string[]): Promise<void> {
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(argv, process.cwd());
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    process.stderr.write(`pier: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options.help) return void process.stdout.write(USAGE);
+  if (options.version) return void process.stdout.write(`pier ${RELAY_VERSION}\n`);
+  try {
+    await run(options);
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+async function run(options: CliOptions): Promise<void> {
+  if (!(await isDirectory(options.cwd))) throw new Error(`--cwd ${options.cwd} is not a folder`);
+  if (!isLoopback(options.host)) {
+    log(`WARNING: listening on ${options.host}, not loopback. Anyone who can reach this address and obtains the URL can run shell commands as you through pi.`);
+  }
+  const userLaunch = piLaunch(options, options.cwd, process.env);
+  let demo: DemoModel | null = null;
+  let demoInfo: DemoInfo | null = null;
+  if (options.demo) {
+    demo = await startDemoModel(options.demoScenario);
+    demoInfo = { reason: "requested", projectDir: demo.projectDir };
+  } else if (options.demoFallback && (await probeModel(userLaunch)) === "no_model") {
+    demo = await startDemoModel(options.demoScenario);
+    demoInfo = { reason: "no_model", projectDir: demo.projectDir };
+    process.stdout.write(
+      "pi has no usable model configured, so Pier is using its offline demo model on a sample project.\n" +
+        "Configure a model for pi (see its docs/models.md), then run pier again.\n",
+    );
+  }
+  const launch = demo ? piLaunch(options, demo.projectDir, { ...process.env, ...demo.env }) : userLaunch;
+  const relay = await startRelay({
+    host: options.host,
+    port: options.port,
+    launch,
+    demo: demoInfo,
+    webRoot: WEB_ROOT,
+    replayBytes: options.replayBytes,
+    log,
+  });
+  // The one line a script (or a person) needs; the secret is printed nowhere else.
+  process.stdout.write(`${relay.url}\n`);
+  log(`serving ${launch.cwd} with ${demo ? "the offline demo model" : "your pi configuration"}; open the URL above (Ctrl+C stops)`);
+  if (options.open) openBrowser(relay.url);
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`second ${signal}: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`${signal}: stopping pi and the relay`);
+    await relay.close();
+    await demo?.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", (signal) => void stop(signal));
+  process.on("SIGTERM", (signal) => void stop(signal));
+}
+
+function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {
+  const program = options.pi ?? defaultPiCliPath();
+  const runWithNode = /\.[cm]?js$/.test(program);
+  const args = ["--mode", "rpc", ...options.piArgs];
+  return runWithNode
+    ? { command: process.execPath, args: [program, ...args], cwd, env }
+    : { command: program, args, cwd, env };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  const child = spawn(command as string, args as string[], { stdio: "ignore", detached: true });
+  child.on("error", () => log("could not open a browser; open the URL above yourself"));
+  child.unref();
+}

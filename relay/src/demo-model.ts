@@ -1,0 +1,30 @@
+// Everything `pier --demo` needs: the scripted model server, a throwaway pi
+// config dir pointing at it, and a scratch copy of the sample project.
+import { createDemoAgentDir } from "./demo/agent-dir.ts";
+import { copyDemoProject } from "./demo/demo-project.ts";
+import { startModelServer } from "./demo/model-server.ts";
+import { loadScenario } from "./demo/scenario.ts";
+import { tourScenario } from "./demo/tour.ts";
+
+export type DemoModel = {
+  projectDir: string;
+  /** Environment for pi: its own config dir, no network calls. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+};
+
+export async function startDemoModel(scenarioFile: string | null): Promise<DemoModel> {
+  const scenario = scenarioFile ? await loadScenario(scenarioFile) : tourScenario;
+  const server = await startModelServer({ scenario });
+  const agentDir = await createDemoAgentDir({ modelServerUrl: server.url });
+  const project = await copyDemoProject();
+  return {
+    projectDir: project.dir,
+    env: { PI_CODING_AGENT_DIR: agentDir.dir, PI_OFFLINE: "1" },
+    close: async () => {
+      await server.close();
+      await agentDir.cleanup();
+      await project.cleanup();
+    },
+  };
+}

@@ -1,0 +1,270 @@
+// The relay: one pi child, any number of browsers. HTTP serves the SPA behind
+// the access rules; the WebSocket carries pi's stdout bytes out (binary
+// frames, unchanged, in order) and single command lines in.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import {
+  MAX_COMMAND_BYTES,
+  RELAY_PROTOCOL_VERSION,
+  RELAY_SOCKET_PATH,
+  type DemoInfo,
+  type RelayFrame,
+} from "@pier/protocol";
+import { checkAccess, createAccessKeys, isAllowedHost, secretsEqual, sessionCookieHeader, type AccessKeys } from "./access-control.ts";
+import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
+import { classifyBrowserFrame } from "./browser-frame.ts";
+import { sendStatusPage } from "./http-pages.ts";
+import { PiProcess, type PiLaunch } from "./pi-process.ts";
+import { sendText, serveStatic } from "./static-files.ts";
+import { StdoutReplay } from "./stdout-replay.ts";
+import { RELAY_VERSION } from "./version.ts";
+
+export type RelayOptions = {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  launch: PiLaunch;
+  demo: DemoInfo | null;
+  /** The built SPA. */
+  webRoot: string;
+  /** Bound of the stdout replay kept for late browsers. */
+  replayBytes: number;
+  /** Diagnostics (stderr in the CLI). Never receives the secret. */
+  log: (line: string) => void;
+};
+
+export type RunningRelay = {
+  /** URL to open, secret included: print it once. */
+  url: string;
+  port: number;
+  keys: AccessKeys;
+  pi: PiProcess;
+  /** Tells every browser something (e.g. that the demo model is in use). */
+  notice(level: "info" | "warning", message: string): void;
+  close(): Promise<void>;
+};
+
+const RECENT_STDERR_LINES = 200;
+const CLOSE_GOING_AWAY = 1001;
+
+export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const keys = createAccessKeys();
+  const pi = new PiProcess(options.launch);
+  const replay = new StdoutReplay(options.replayBytes);
+  const recentStderr: string[] = [];
+  const hub = new BrowserHub({ pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
+  let stdinBlocked = false;
+  let port = options.port;
+
+  pi.on("status", (child) => {
+    if (child.state === "starting") {
+      replay.clear();
+      recentStderr.length = 0;
+    } else if (child.state === "running") {
+      hub.broadcastFrame({ type: "child_started", child });
+    } else {
+      options.log(`pi exited (${child.error ?? `code ${child.code}, signal ${child.signal}`})`);
+      hub.broadcastFrame({ type: "child_exited", child });
+      if (stdinBlocked) {
+        stdinBlocked = false;
+        hub.resumeReading();
+      }
+    }
+  });
+  pi.on("stdout", (chunk) => {
+    replay.append(chunk);
+    hub.broadcastBytes(chunk);
+  });
+  pi.on("stderrLine", (line) => {
+    recentStderr.push(line);
+    if (recentStderr.length > RECENT_STDERR_LINES) recentStderr.shift();
+    options.log(`pi: ${line}`);
+    hub.broadcastFrame({ type: "stderr", line });
+  });
+  pi.on("drain", () => {
+    stdinBlocked = false;
+    hub.resumeReading();
+  });
+
+  const server = createServer((request, response) => {
+    handleHttp(request, response).catch((error: unknown) => {
+      options.log(`HTTP error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) sendText(response, 500, "Internal error.");
+      else response.destroy();
+    });
+  });
+
+  async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://relay.invalid");
+    const token = url.searchParams.get("token");
+    if (token !== null) return exchangeToken(request, response, url, token);
+    const decision = checkAccess(
+      {
+        host: request.headers.host,
+        origin: request.headers.origin,
+        secFetchSite: header(request, "sec-fetch-site"),
+        cookie: request.headers.cookie,
+        isWebSocket: false,
+      },
+      port,
+      keys,
+    );
+    if (!decision.allow) {
+      return sendStatusPage(response, decision.status, decision.status === 401 ? "Not authorized" : "Refused", capitalize(decision.reason));
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
+    await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD");
+  }
+
+  function exchangeToken(request: IncomingMessage, response: ServerResponse, url: URL, token: string): void {
+    if (!isAllowedHost(request.headers.host, port)) {
+      return sendStatusPage(response, 403, "Refused", "This Host is not allowed (use localhost or the IP address pier printed).");
+    }
+    if (!secretsEqual(token, keys.token)) {
+      return sendStatusPage(response, 401, "Not authorized", "This link's secret is not the current one. Open the URL pier printed when it started (every launch prints a new one).");
+    }
+    url.searchParams.delete("token");
+    // Redirect so the secret leaves the address bar and the history entry.
+    response.writeHead(303, {
+      "Set-Cookie": sessionCookieHeader(port, keys.cookieValue),
+      Location: url.pathname + url.search,
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+    });
+    response.end();
+  }
+
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => socket.destroy());
+    const path = new URL(request.url ?? "/", "http://relay.invalid").pathname;
+    const decision =
+      path !== RELAY_SOCKET_PATH
+        ? ({ allow: false, status: 400, reason: "unknown WebSocket path" } as const)
+        : checkAccess(
+            {
+              host: request.headers.host,
+              origin: request.headers.origin,
+              secFetchSite: header(request, "sec-fetch-site"),
+              cookie: request.headers.cookie,
+              isWebSocket: true,
+            },
+            port,
+            keys,
+          );
+    if (!decision.allow) {
+      const reason = decision.reason.replace(/[\r\n]/g, " ");
+      socket.end(`HTTP/1.1 ${decision.status} ${statusText(decision.status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => onBrowser(ws));
+  });
+
+  function onBrowser(ws: WebSocket): void {
+    const client = hub.add(ws);
+    if (stdinBlocked) ws.pause();
+    const hello: RelayFrame = {
+      type: "hello",
+      protocolVersion: RELAY_PROTOCOL_VERSION,
+      clientId: client.id,
+      relayVersion: RELAY_VERSION,
+      cwd: options.launch.cwd,
+      piCommand: [options.launch.command, ...options.launch.args],
+      demo: options.demo,
+      child: pi.status,
+      replay: { bytes: replay.bytes, truncated: replay.truncated },
+      recentStderr: [...recentStderr],
+      peers: hub.clients.size,
+      limits: { maxCommandBytes: MAX_COMMAND_BYTES },
+    };
+    client.sendFrame(hello);
+    for (const chunk of replay.chunks) client.sendBytes(chunk);
+    client.sendFrame({ type: "replay_end" });
+    hub.checkPressure();
+    hub.broadcastFrame({ type: "peers", count: hub.clients.size });
+    ws.on("message", (data, isBinary) => onBrowserFrame(client, data, isBinary));
+    ws.on("error", () => ws.terminate());
+    ws.on("close", () => {
+      hub.remove(client);
+      hub.broadcastFrame({ type: "peers", count: hub.clients.size });
+    });
+  }
+
+  function onBrowserFrame(client: BrowserClient, data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      return client.sendFrame({ type: "error", code: "binary_frame", message: "send commands as text frames (JSON), not binary" });
+    }
+    // ws delivers a Buffer for a text frame unless binaryType was changed.
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    const frame = classifyBrowserFrame(bytes);
+    if (frame.kind === "refused") {
+      return client.sendFrame({
+        type: "error",
+        code: frame.code,
+        message: frame.message,
+        ...(frame.command ? { command: frame.command } : {}),
+      });
+    }
+    if (frame.kind === "request") {
+      options.log("restarting pi at a browser's request");
+      pi.restart().catch((error: unknown) => options.log(`restart failed: ${String(error)}`));
+      return;
+    }
+    if (!pi.running) {
+      return client.sendFrame({
+        type: "error",
+        code: "pi_not_running",
+        message: "pi is not running, so the command was not sent; restart pi first",
+        command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
+      });
+    }
+    if (!pi.writeLine(frame.line) && !stdinBlocked) {
+      stdinBlocked = true;
+      hub.pauseReading();
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  port = typeof address === "object" && address ? address.port : options.port;
+  pi.start();
+
+  const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${urlHost}:${port}/?token=${keys.token}`,
+    port,
+    keys,
+    pi,
+    notice: (level, message) => hub.broadcastFrame({ type: "notice", level, message }),
+    close: () => closeRelay(server, wss, hub, pi),
+  };
+}
+
+async function closeRelay(server: Server, wss: WebSocketServer, hub: BrowserHub, pi: PiProcess): Promise<void> {
+  hub.closeAll(CLOSE_GOING_AWAY, "pier is shutting down");
+  const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  wss.close();
+  await pi.stop();
+  await serverClosed;
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1) + ".";
+}
+
+function statusText(status: number): string {
+  return status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : "Bad Request";
+}
