@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { CliError, isLoopback, parseCliOptions } from "../../src/cli-options.ts";
+
+describe("parseCliOptions", () => {
+  it("defaults to loopback, a free port and the current folder", () => {
+    const options = parseCliOptions([], "/work/repo");
+    expect(options).toMatchObject({ host: "127.0.0.1", port: 0, cwd: "/work/repo", demo: false, demoFallback: true, piArgs: [] });
+  });
+
+  it("reads every option and passes what follows -- to pi", () => {
+    const options = parseCliOptions(
+      ["--cwd", "sub", "--port", "8080", "--host", "0.0.0.0", "--demo", "--open", "--pi", "bin/pi", "--no-demo-fallback", "--", "--model", "x", "--demo"],
+      "/base",
+    );
+    expect(options).toMatchObject({
+      cwd: "/base/sub",
+      port: 8080,
+      host: "0.0.0.0",
+      demo: true,
+      open: true,
+      pi: "/base/bin/pi",
+      demoFallback: false,
+      piArgs: ["--model", "x", "--demo"],
+    });
+  });
+
+  it.each([
+    [["--port", "http"], /--port takes a whole number/],
+    [["--port", "70000"], /--port must be between/],
+    [["--host", "evil.example"], /--host must be an IP address/],
+    [["--bogus"], /Unknown option/],
+    [["stray"], /positional/i],
+    [["--", "--mode", "json"], /--mode rpc/],
+  ])("refuses %j with a clear sentence", (argv, message) => {
+    expect(() => parseCliOptions(argv, "/")).toThrow(CliError);
+    expect(() => parseCliOptions(argv, "/")).toThrow(message);
+  });
+
+  it("knows loopback addresses", () => {
+    expect(isLoopback("127.0.0.1")).toBe(true);
+    expect(isLoopback("::1")).toBe(true);
+    expect(isLoopback("0.0.0.0")).toBe(false);
+  });
+});
