@@ -15,16 +15,21 @@ export type DemoModel = {
 
 export async function startDemoModel(scenarioFile: string | null): Promise<DemoModel> {
   const scenario = scenarioFile ? await loadScenario(scenarioFile) : tourScenario;
-  const server = await startModelServer({ scenario });
-  const agentDir = await createDemoAgentDir({ modelServerUrl: server.url });
-  const project = await copyDemoProject();
-  return {
-    projectDir: project.dir,
-    env: { PI_CODING_AGENT_DIR: agentDir.dir, PI_OFFLINE: "1" },
-    close: async () => {
-      await server.close();
-      await agentDir.cleanup();
-      await project.cleanup();
-    },
+  // Undo whatever was set up if a later step fails.
+  const undo: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const step of undo.reverse()) await step();
   };
+  try {
+    const server = await startModelServer({ scenario });
+    undo.push(() => server.close());
+    const agentDir = await createDemoAgentDir({ modelServerUrl: server.url });
+    undo.push(() => agentDir.cleanup());
+    const project = await copyDemoProject();
+    undo.push(() => project.cleanup());
+    return { projectDir: project.dir, env: { PI_CODING_AGENT_DIR: agentDir.dir, PI_OFFLINE: "1" }, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

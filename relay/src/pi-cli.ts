@@ -1,0 +1,19 @@
+// Where pi's CLI lives. pi's package `exports` has no ./package.json and no
+// `require` condition, so require.resolve fails; its ./rpc-entry export does
+// resolve, and it sits next to the CLI in dist/bundle/.
+
+import { fileURLToPath } from "node:url";
+
+const PI_PACKAGE = "@earendil-works/pi-coding-agent";
+
+/** Absolute path of pi's `dist/bundle/cli.js`; run it with Node >= 22.19. */
+export function defaultPiCliPath(): string {
+  let rpcEntry: string;
+  try {
+    rpcEntry = import.meta.resolve(`${PI_PACKAGE}/rpc-entry`);
+  } catch {
+    // Module runners without import.meta.resolve: relay/node_modules is a sibling of src/.
+    return fileURLToPath(new URL(`../node_modules/${PI_PACKAGE}/dist/bundle/cli.js`, import.meta.url));
+  }
+  return fileURLToPath(new URL("./cli.js", rpcEntry));
+}

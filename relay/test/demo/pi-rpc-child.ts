@@ -1,0 +1,89 @@
+// Test helper: a real `pi --mode rpc` child with its stdout split into records.
+// Records are split on "\n" only (never readline: U+2028 is legal inside JSON),
+// and on bytes, so a chunk boundary inside a UTF-8 character is harmless.
+
+import { spawn } from "node:child_process";
+import { defaultPiCliPath } from "../../src/pi-cli.ts";
+
+export type RpcRecord = Record<string, any>;
+
+export interface PiChild {
+  /** Every stdout record so far, in order. */
+  records: RpcRecord[];
+  stderr(): string;
+  /** Sends a command with a fresh id and resolves with its response. */
+  request(command: RpcRecord): Promise<RpcRecord>;
+  /** Resolves with the first record (from index `from`) that matches. */
+  waitFor(predicate: (record: RpcRecord) => boolean, from?: number, timeoutMs?: number): Promise<RpcRecord>;
+  /** Closes stdin (pi's normal shutdown) and resolves with the exit code. */
+  close(): Promise<number | null>;
+}
+
+export function spawnPi(options: { cwd: string; agentDir: string }): PiChild {
+  const child = spawn(process.execPath, [defaultPiCliPath(), "--mode", "rpc"], {
+    cwd: options.cwd,
+    env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const records: RpcRecord[] = [];
+  const listeners = new Set<() => void>();
+  let pending = Buffer.alloc(0);
+  let stderr = "";
+  let nextId = 0;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  // A write to a pi that already exited fails with EPIPE; the test's own
+  // assertions report that better than an unhandled 'error' event would.
+  child.stdin.on("error", () => {});
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  child.stdout.on("data", (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    let newline: number;
+    while ((newline = pending.indexOf(0x0a)) !== -1) {
+      const line = pending.subarray(0, newline).toString("utf8").replace(/\r$/, "");
+      pending = pending.subarray(newline + 1);
+      if (line.length > 0) records.push(JSON.parse(line));
+    }
+    for (const listener of listeners) listener();
+  });
+
+  const waitFor: PiChild["waitFor"] = (predicate, from = 0, timeoutMs = 30_000) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = records.slice(from).find(predicate);
+        if (!found) return false;
+        cleanup();
+        resolve(found);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for a pi record; last records: ${JSON.stringify(records.slice(-3)).slice(0, 1500)}\nstderr: ${stderr}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        listeners.delete(listener);
+      };
+      const listener = () => void check();
+      if (!check()) listeners.add(listener);
+    });
+
+  return {
+    records,
+    stderr: () => stderr,
+    request(command) {
+      const id = `test-${++nextId}`;
+      const from = records.length;
+      child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
+      return waitFor((record) => record.type === "response" && record.id === id, from);
+    },
+    waitFor,
+    async close() {
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
