@@ -1,8 +1,9 @@
 // Test helper: a real `pi --mode rpc` child with its stdout split into records.
-// Records are split on "\n" only (never readline: U+2028 is legal inside JSON),
-// and on bytes, so a chunk boundary inside a UTF-8 character is harmless.
+// Records are framed by Pier's own JsonlDecoder (LF only, never readline:
+// U+2028 is legal inside JSON), which also keeps split UTF-8 characters whole.
 
 import { spawn } from "node:child_process";
+import { JsonlDecoder } from "@pier/protocol";
 import { defaultPiCliPath } from "../../src/pi-cli.ts";
 
 export type RpcRecord = Record<string, any>;
@@ -10,6 +11,8 @@ export type RpcRecord = Record<string, any>;
 export interface PiChild {
   /** Every stdout record so far, in order. */
   records: RpcRecord[];
+  /** pi's stdout exactly as read, chunk by chunk (what the relay forwards). */
+  chunks: Buffer[];
   stderr(): string;
   /** Sends a command with a fresh id and resolves with its response. */
   request(command: RpcRecord): Promise<RpcRecord>;
@@ -26,8 +29,9 @@ export function spawnPi(options: { cwd: string; agentDir: string }): PiChild {
     stdio: ["pipe", "pipe", "pipe"],
   });
   const records: RpcRecord[] = [];
+  const chunks: Buffer[] = [];
+  const decoder = new JsonlDecoder();
   const listeners = new Set<() => void>();
-  let pending = Buffer.alloc(0);
   let stderr = "";
   let nextId = 0;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -37,12 +41,10 @@ export function spawnPi(options: { cwd: string; agentDir: string }): PiChild {
   child.stdin.on("error", () => {});
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   child.stdout.on("data", (chunk: Buffer) => {
-    pending = Buffer.concat([pending, chunk]);
-    let newline: number;
-    while ((newline = pending.indexOf(0x0a)) !== -1) {
-      const line = pending.subarray(0, newline).toString("utf8").replace(/\r$/, "");
-      pending = pending.subarray(newline + 1);
-      if (line.length > 0) records.push(JSON.parse(line));
+    chunks.push(chunk);
+    for (const line of decoder.push(chunk)) {
+      if (line.kind !== "record") throw new Error(`pi wrote a line that is not JSON: ${line.raw.slice(0, 200)}`);
+      records.push(line.value as RpcRecord);
     }
     for (const listener of listeners) listener();
   });
@@ -70,6 +72,7 @@ export function spawnPi(options: { cwd: string; agentDir: string }): PiChild {
 
   return {
     records,
+    chunks,
     stderr: () => stderr,
     request(command) {
       const id = `test-${++nextId}`;

@@ -1,0 +1,76 @@
+// Stopping pier: SIGTERM (kill, systemd, a test runner) and SIGINT (Ctrl+C)
+// end pier with code 0 after it has ended pi and removed the demo's scratch
+// folders, whether pi is idle or in the middle of an answer.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { commandId, connectBrowser, isAlive, startPier, type ExitStatus, type RunningPier } from "../support/pier-process.ts";
+
+const LONG_STREAM = fileURLToPath(new URL("./fixtures/long-stream.json", import.meta.url));
+const EXIT_WITHIN_MS = 5000;
+
+/** pi's config dir, read from its environment (Linux /proc), or null. */
+function agentDirOf(pid: number): string | null {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    return environ.find((entry) => entry.startsWith("PI_CODING_AGENT_DIR="))?.slice("PI_CODING_AGENT_DIR=".length) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function exitWithin(pier: RunningPier, ms: number): Promise<ExitStatus | "still running"> {
+  return Promise.race([pier.exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), ms))]);
+}
+
+let pier: RunningPier | undefined;
+afterEach(async () => {
+  await pier?.stop("SIGKILL", 0);
+  pier = undefined;
+});
+
+describe.each([
+  { signal: "SIGTERM" as const, busy: false, to: "pier" },
+  { signal: "SIGINT" as const, busy: false, to: "pier" },
+  { signal: "SIGTERM" as const, busy: true, to: "pier" },
+  { signal: "SIGINT" as const, busy: true, to: "pier" },
+  // Ctrl+C in a terminal signals the whole foreground group, pi included.
+  { signal: "SIGINT" as const, busy: true, to: "group" },
+])("$signal sent to $to (pi busy: $busy)", ({ signal, busy, to }) => {
+  it("exits 0 promptly, ends pi and removes the demo folders", async () => {
+    pier = await startPier(["--demo", "--demo-scenario", LONG_STREAM]);
+    const browser = await connectBrowser(pier);
+    const child = browser.hello.child;
+    const demo = browser.hello.demo;
+    expect(child.state).toBe("running");
+    if (child.state !== "running" || !demo) throw new Error("expected a running demo child");
+    expect(existsSync(demo.projectDir)).toBe(true);
+    const agentDir = agentDirOf(child.pid);
+    if (process.platform === "linux") expect(agentDir).toMatch(/pier-demo-agent-/);
+    if (agentDir) expect(existsSync(agentDir)).toBe(true);
+
+    if (busy) {
+      browser.send({ type: "prompt", id: commandId("prompt"), message: "Keep talking." });
+      await browser.waitForRecord((record) => record.type === "message_update" && record.assistantMessageEvent?.type === "text_delta");
+    }
+
+    const startedAt = Date.now();
+    if (to === "group") process.kill(-pier.process.pid!, signal);
+    else pier.signal(signal);
+    const status = await exitWithin(pier, EXIT_WITHIN_MS);
+    expect(status, `pier's stderr:\n${pier.stderr.join("\n")}`).toEqual({ code: 0, signal: null });
+    const tookMs = Date.now() - startedAt;
+    expect(tookMs).toBeLessThan(EXIT_WITHIN_MS);
+
+    // The browser was told it is going away, not just cut off.
+    const closed = await browser.closed;
+    expect(closed.code).toBe(1001);
+    // pi is gone (pier waited for it), and so are the scratch folders.
+    expect(isAlive(child.pid)).toBe(false);
+    expect(existsSync(demo.projectDir)).toBe(false);
+    expect(existsSync(dirname(demo.projectDir))).toBe(false);
+    if (agentDir) expect(existsSync(agentDir)).toBe(false);
+    expect(pier.stderr.join("\n")).toContain(`${signal}: stopping pi and the relay`);
+  });
+});

@@ -1,0 +1,13 @@
+// App-wide singletons: the relay connection and view preferences. Components
+// import these instead of receiving the connection through every prop.
+
+import { RelayConnection } from "./relay/relay-connection.svelte.ts";
+
+export const connection = new RelayConnection();
+
+const wide = typeof matchMedia === "function" ? matchMedia("(min-width: 1100px)").matches : true;
+
+export const view = $state({
+  /** Protocol log side panel. Open by default on wide screens. */
+  logOpen: wide,
+});

@@ -1,0 +1,352 @@
+// The one WebSocket to the relay: framing of pi's stdout bytes, the session
+// reducer, the record log, relay state (hello, child, peers, stderr), command
+// ids, and reconnecting. Components read the runes fields; nothing else
+// touches the socket.
+
+import {
+  JsonlDecoder,
+  RELAY_SOCKET_PATH,
+  type ChildStatus,
+  type DecodedLine,
+  type DemoInfo,
+  type RelayFrame,
+  type RelayRequest,
+} from "@pier/protocol";
+import type { RpcCommand } from "../pi-types.ts";
+import { applyInvalidLine, applyRecord, noteCommandSent } from "../session/reduce-record.ts";
+import { createSessionState, resetSessionState, type SessionState } from "../session/session-state.ts";
+import { appendLog, createRecordLog, type RecordLog } from "../session/record-log.ts";
+
+export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "unauthorized";
+
+export type HelloFrame = Extract<RelayFrame, { type: "hello" }>;
+
+export interface Alert {
+  id: number;
+  level: "error" | "warning" | "info";
+  title: string;
+  message: string;
+  at: number;
+}
+
+/** Close code the relay uses for a socket without a valid session cookie. */
+export const UNAUTHORIZED_CLOSE_CODE = 4401;
+
+const MAX_STDERR_LINES = 500;
+const MAX_ALERTS = 6;
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 10_000;
+/** Commands whose success replaces the conversation: resync afterwards. */
+const SESSION_SWITCHING = new Set(["new_session", "switch_session", "fork", "clone"]);
+
+/** A command as the UI builds it: the connection adds the id. */
+export type OutgoingCommand = RpcCommand extends infer C ? (C extends { id?: string } ? Omit<C, "id"> : never) : never;
+
+export class RelayConnection {
+  phase = $state<ConnectionPhase>("connecting");
+  /** Reduced pi session (deep reactive). */
+  session: SessionState = $state(createSessionState());
+  hello = $state<HelloFrame | null>(null);
+  child = $state<ChildStatus | null>(null);
+  demo = $state<DemoInfo | null>(null);
+  peers = $state(0);
+  /** True between hello and replay_end. */
+  replaying = $state(false);
+  stderr = $state<string[]>([]);
+  alerts = $state<Alert[]>([]);
+  lastRelayError = $state<Extract<RelayFrame, { type: "error" }> | null>(null);
+  /** Attempts since the last successful hello (for the status bar). */
+  reconnectAttempt = $state(0);
+  /** Bumped (at most once per frame) when `log` changes; the log itself is not reactive. */
+  logVersion = $state(0);
+  readonly log: RecordLog = createRecordLog();
+
+  #url: string;
+  #ws: WebSocket | null = null;
+  #decoder = new JsonlDecoder();
+  #commandSeq = 0;
+  #alertSeq = 0;
+  #retryTimer: ReturnType<typeof setTimeout> | null = null;
+  #retryDelay = RECONNECT_MIN_MS;
+  #opened = false;
+  #stopped = false;
+  #logFlushScheduled = false;
+  /** The first line of a truncated replay may start mid-record. */
+  #replayHeadMayBeCut = false;
+
+  constructor(url = defaultSocketUrl()) {
+    this.#url = url;
+  }
+
+  get clientId(): string | null {
+    return this.hello?.clientId ?? null;
+  }
+
+  get connected(): boolean {
+    return this.phase === "connected";
+  }
+
+  connect(): void {
+    this.#stopped = false;
+    this.#clearRetry();
+    this.#opened = false;
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.#url);
+    } catch (error) {
+      this.#pushAlert("error", "Cannot open connection", String(error));
+      this.#scheduleReconnect();
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    this.#ws = ws;
+    ws.onopen = () => {
+      this.#opened = true;
+    };
+    ws.onmessage = (event: MessageEvent) => {
+      if (this.#ws !== ws) return;
+      if (typeof event.data === "string") this.#onTextFrame(event.data);
+      else if (event.data instanceof ArrayBuffer) this.#onBytes(new Uint8Array(event.data));
+    };
+    ws.onclose = (event: CloseEvent) => {
+      if (this.#ws !== ws) return;
+      this.#ws = null;
+      void this.#onClose(event.code, this.#opened);
+    };
+  }
+
+  /** Stop for good (tests, page teardown). */
+  close(): void {
+    this.#stopped = true;
+    this.#clearRetry();
+    this.#ws?.close(1000);
+    this.#ws = null;
+  }
+
+  /** Try again now (the "Retry" button, or after fixing the cookie). */
+  retryNow(): void {
+    this.#retryDelay = RECONNECT_MIN_MS;
+    this.#ws?.close(1000);
+    this.#ws = null;
+    this.phase = this.hello ? "reconnecting" : "connecting";
+    this.connect();
+  }
+
+  /** Send a pi command; returns its id, or null when it could not be sent. */
+  send(command: OutgoingCommand): string | null {
+    const ws = this.#ws;
+    const clientId = this.clientId;
+    if (ws === null || ws.readyState !== WebSocket.OPEN || clientId === null) {
+      this.#pushAlert("warning", "Not connected", `“${command.type}” was not sent: the relay connection is down.`);
+      return null;
+    }
+    const id = `${clientId}:${++this.#commandSeq}`;
+    const record = { id, ...command };
+    const raw = JSON.stringify(record);
+    noteCommandSent(this.session, id, command.type);
+    ws.send(raw);
+    this.#log("out", raw, record);
+    return id;
+  }
+
+  /** Send a relay control request ("pier.*"). */
+  request(request: RelayRequest): boolean {
+    const ws = this.#ws;
+    if (ws === null || ws.readyState !== WebSocket.OPEN) {
+      this.#pushAlert("warning", "Not connected", "The relay connection is down.");
+      return false;
+    }
+    const raw = JSON.stringify(request);
+    ws.send(raw);
+    this.#log("out", raw, request);
+    return true;
+  }
+
+  restartPi(): void {
+    this.request({ type: "pier.restart_pi" });
+  }
+
+  dismissAlert(id: number): void {
+    const index = this.alerts.findIndex((a) => a.id === id);
+    if (index !== -1) this.alerts.splice(index, 1);
+  }
+
+  // ── incoming ──────────────────────────────────────────────────────────
+
+  #onTextFrame(text: string): void {
+    let frame: RelayFrame;
+    try {
+      frame = JSON.parse(text) as RelayFrame;
+    } catch {
+      this.#log("relay", text, undefined);
+      return;
+    }
+    this.#log("relay", text, frame);
+    switch (frame.type) {
+      case "hello":
+        this.#onHello(frame);
+        return;
+      case "replay_end":
+        this.#onReplayEnd();
+        return;
+      case "child_started":
+        this.#decoder = new JsonlDecoder();
+        resetSessionState(this.session);
+        this.child = frame.child;
+        if (frame.child.state === "running") this.send({ type: "get_state" });
+        return;
+      case "child_exited":
+        this.#flushDecoder();
+        this.child = frame.child;
+        this.session.status = "idle";
+        this.session.pending = {};
+        return;
+      case "stderr":
+        this.stderr.push(frame.line);
+        if (this.stderr.length > MAX_STDERR_LINES) this.stderr.splice(0, this.stderr.length - MAX_STDERR_LINES);
+        return;
+      case "peers":
+        this.peers = frame.count;
+        return;
+      case "notice":
+        this.#pushAlert(frame.level, "Relay", frame.message);
+        return;
+      case "error": {
+        this.lastRelayError = frame;
+        const refusedId = frame.command?.id;
+        if (refusedId !== undefined && refusedId in this.session.pending) delete this.session.pending[refusedId];
+        const what = frame.command?.type ? ` (${frame.command.type})` : "";
+        this.#pushAlert("error", `Relay refused a command${what}`, `${frame.message} [${frame.code}]`);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  #onHello(hello: HelloFrame): void {
+    this.hello = hello;
+    this.child = hello.child;
+    this.demo = hello.demo;
+    this.peers = hello.peers;
+    this.stderr = [...hello.recentStderr];
+    this.phase = "connected";
+    this.reconnectAttempt = 0;
+    this.#retryDelay = RECONNECT_MIN_MS;
+    this.#commandSeq = 0;
+    // The replay that follows is the whole (bounded) stdout of this child: start clean.
+    this.#decoder = new JsonlDecoder();
+    resetSessionState(this.session);
+    this.replaying = true;
+    this.#replayHeadMayBeCut = hello.replay.truncated;
+  }
+
+  #onReplayEnd(): void {
+    this.replaying = false;
+    this.#replayHeadMayBeCut = false;
+    if (this.child?.state !== "running") return;
+    this.send({ type: "get_state" });
+    if (this.hello?.replay.truncated) this.send({ type: "get_messages" });
+  }
+
+  #onBytes(bytes: Uint8Array): void {
+    for (const line of this.#decoder.push(bytes)) this.#onLine(line);
+  }
+
+  #flushDecoder(): void {
+    for (const line of this.#decoder.end()) this.#onLine(line);
+  }
+
+  #onLine(line: DecodedLine): void {
+    const cutHead = this.#replayHeadMayBeCut;
+    this.#replayHeadMayBeCut = false;
+    if (line.kind === "invalid") {
+      this.#log("in", line.raw, undefined);
+      // A truncated replay can begin inside a record: that fragment is not pi's fault.
+      if (!cutHead) applyInvalidLine(this.session, line.raw, line.error);
+      return;
+    }
+    this.#log("in", line.raw, line.value);
+    const record = line.value as { type?: unknown; id?: unknown; command?: unknown; success?: unknown };
+    const failuresBefore = this.session.failures.length;
+    const pendingType =
+      typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
+
+    applyRecord(this.session, line.value);
+
+    if (this.session.failures.length > failuresBefore) {
+      const failure = this.session.failures.at(-1)!;
+      const title = failure.command === "parse" ? "pi could not parse a command" : `“${failure.command}” failed`;
+      this.#pushAlert("error", title, failure.error);
+    }
+    if (this.replaying) return;
+    if (record.type === "agent_settled") this.send({ type: "get_state" });
+    if (record.type === "response" && record.success === true && pendingType && SESSION_SWITCHING.has(pendingType)) {
+      this.send({ type: "get_messages" });
+      this.send({ type: "get_state" });
+    }
+  }
+
+  async #onClose(code: number, opened: boolean): Promise<void> {
+    if (this.#stopped) return;
+    this.replaying = false;
+    if (code === UNAUTHORIZED_CLOSE_CODE || (!opened && (await this.#probeUnauthorized()))) {
+      this.phase = "unauthorized";
+      return;
+    }
+    this.phase = this.hello ? "reconnecting" : "connecting";
+    this.#scheduleReconnect();
+  }
+
+  /**
+   * A refused upgrade (HTTP 401) reaches the page only as close code 1006, so
+   * ask the server directly whether our cookie is still accepted.
+   */
+  async #probeUnauthorized(): Promise<boolean> {
+    try {
+      const response = await fetch(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+      return response.status === 401 || response.status === 403;
+    } catch {
+      return false;
+    }
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#stopped || this.#retryTimer !== null) return;
+    this.reconnectAttempt++;
+    const delay = this.#retryDelay * (0.8 + Math.random() * 0.4);
+    this.#retryDelay = Math.min(this.#retryDelay * 2, RECONNECT_MAX_MS);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  #clearRetry(): void {
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+  }
+
+  // ── helpers ───────────────────────────────────────────────────────────
+
+  #pushAlert(level: Alert["level"], title: string, message: string): void {
+    this.alerts.push({ id: ++this.#alertSeq, level, title, message, at: Date.now() });
+    if (this.alerts.length > MAX_ALERTS) this.alerts.splice(0, this.alerts.length - MAX_ALERTS);
+  }
+
+  #log(direction: "in" | "out" | "relay", raw: string, value: unknown): void {
+    appendLog(this.log, direction, raw, value);
+    if (this.#logFlushScheduled) return;
+    this.#logFlushScheduled = true;
+    const flush = () => {
+      this.#logFlushScheduled = false;
+      this.logVersion++;
+    };
+    if (typeof requestAnimationFrame === "function") requestAnimationFrame(flush);
+    else setTimeout(flush, 16);
+  }
+}
+
+export function defaultSocketUrl(): string {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${RELAY_SOCKET_PATH}`;
+}
