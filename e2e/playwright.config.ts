@@ -1,13 +1,9 @@
-import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
-
-// Debian's Chromium where it exists (Playwright's own browser download does
-// not work on our machines); Playwright's bundled one elsewhere.
-const systemChromium = "/usr/bin/chromium";
+import { chromiumLaunchOptions } from "./support/chromium.ts";
 
 export default defineConfig({
   testDir: "./specs",
-  // Every spec starts its own pier + pi; two cores run them one at a time.
+  // Every test starts its own pier + pi; two cores run them one at a time.
   workers: 1,
   fullyParallel: false,
   retries: 0,
@@ -19,16 +15,6 @@ export default defineConfig({
   use: {
     trace: "off",
     screenshot: "only-on-failure",
-    launchOptions: {
-      ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
 });
