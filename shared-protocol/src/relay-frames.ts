@@ -71,6 +71,8 @@ export type RelayFrame =
   | { type: "stderr"; line: string }
   | { type: "peers"; count: number }
   | { type: "notice"; level: "info" | "warning"; message: string }
+  /** Files under the workspace changed on disk (any cause); paths are workspace-relative, "/"-separated. */
+  | { type: "workspace_changed"; paths: string[] }
   | {
       type: "error";
       code: RelayErrorCode;
