@@ -1,0 +1,98 @@
+// Markdown → sanitized HTML for model output, which is untrusted: a prompt
+// injection can make the model write anything. Two independent layers:
+//
+// 1. marked renders GFM but never passes raw HTML through: an HTML block or
+//    inline tag in the text is shown as literal text (that is also what a
+//    reader expects when the model *talks about* `<script>` or `<div>`).
+//    Images become plain links (see `image` below).
+// 2. DOMPurify then filters the HTML against a strict allowlist, so a marked
+//    bug or a future renderer change cannot smuggle markup through.
+//
+// The result is only ever inserted with Svelte's {@html}, into a page whose CSP
+// also forbids inline scripts: a third layer we do not rely on here.
+
+import DOMPurify, { type Config, type DOMPurify as Purifier } from "dompurify";
+import { Marked, type Tokens } from "marked";
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** Images may only point at the web (no data:, which could carry anything). */
+const SAFE_IMAGE_URL = /^https?:\/\//i;
+
+const marked = new Marked({
+  gfm: true, // tables, ~~strikethrough~~, task lists, autolinked URLs
+  // Models do not hard-wrap prose: a single newline is meant as a line break.
+  breaks: true,
+  renderer: {
+    // Raw HTML from the model is displayed, never interpreted.
+    // An HTML block keeps its own paragraph and its line breaks.
+    html: (token: Tokens.HTML | Tokens.Tag) =>
+      token.block ? `<p>${escapeHtml(token.text.trim()).replace(/\n/g, "<br>")}</p>\n` : escapeHtml(token.text),
+    // No <img>: remote images are blocked by the CSP (img-src 'self') anyway,
+    // and loading them would let model output fire tracking pixels. Show a
+    // link to the image (named by its alt text) so the reader can choose.
+    image: ({ href, text }: Tokens.Image) => {
+      const label = escapeHtml(text || "image");
+      const url = href.trim();
+      return SAFE_IMAGE_URL.test(url) ? `<a href="${escapeHtml(url)}" title="Image (not loaded)">🖼 ${label}</a>` : label;
+    },
+  },
+});
+
+const SANITIZE: Config = {
+  // Exactly what the GFM renderer above produces. Notably absent: script,
+  // style (CSS can exfiltrate and restyle the app), iframe/object/embed,
+  // form/button/textarea (phishing UI), img/video/audio (remote loads),
+  // svg/math (mXSS namespace tricks), and div/span (nothing needs them).
+  ALLOWED_TAGS: [
+    "a", "blockquote", "br", "code", "del", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+    "input", "li", "ol", "p", "pre", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul",
+  ],
+  // No on* handlers and no style (DOMPurify only keeps listed attributes), no
+  // class (model text could dress a link up as one of the app's buttons), no
+  // id/name (DOM clobbering of the app's globals), no data-*/aria-*.
+  // align: table columns; start: ordered lists not starting at 1;
+  // type/checked/disabled: task-list checkboxes (forced inert below).
+  ALLOWED_ATTR: ["href", "title", "align", "start", "type", "checked", "disabled"],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  // DOMPurify strips whitespace and control characters before testing, so
+  // " javascript:" and "java\tscript:" are caught; entities are already decoded
+  // by the parser. Allowed: http(s):, mailto:, and anything without a scheme
+  // (relative paths, #anchors, ?queries). Everything else loses its href.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+};
+
+let purifier: Purifier | undefined;
+
+/** A private DOMPurify instance, so these hooks never affect other callers. */
+function getPurifier(): Purifier {
+  if (purifier) return purifier;
+  const instance = DOMPurify(window);
+  instance.addHook("afterSanitizeAttributes", (node) => {
+    if (node.nodeName === "A") {
+      // Open outside the app: the app's tab (and its session cookie's page)
+      // is never navigated away; noopener/noreferrer cut window.opener and the
+      // Referer (which could carry the relay's address); nofollow for robots.
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer nofollow");
+    } else if (node.nodeName === "INPUT") {
+      // The only input marked emits is a task-list checkbox. Whatever came
+      // in, what goes out is an inert checkbox: one the reader could tick
+      // would suggest it means something.
+      node.setAttribute("type", "checkbox");
+      node.setAttribute("disabled", "");
+    }
+  });
+  purifier = instance;
+  return instance;
+}
+
+/** Renders untrusted Markdown (GFM) to HTML that is safe for {@html}. */
+export function renderMarkdown(text: string): string {
+  if (text === "") return "";
+  const html = marked.parse(text, { async: false });
+  return getPurifier().sanitize(html, SANITIZE);
+}
