@@ -19,6 +19,11 @@ import { PiProcess, type PiLaunch } from "./pi-process.ts";
 import { sendText, serveStatic } from "./static-files.ts";
 import { StdoutReplay } from "./stdout-replay.ts";
 import { RELAY_VERSION } from "./version.ts";
+import { GitFacts } from "./workspace/git-facts.ts";
+import { sendApiError } from "./workspace/json-http.ts";
+import { createWorkspaceApi } from "./workspace/workspace-api.ts";
+import { WorkspaceFiles } from "./workspace/workspace-files.ts";
+import { WorkspaceWatcher } from "./workspace/workspace-watcher.ts";
 
 export type RelayOptions = {
   host: string;
@@ -57,6 +62,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   let stdinBlocked = false;
   let port = options.port;
+  const workspace = new WorkspaceFiles(options.launch.cwd);
+  const workspaceApi = createWorkspaceApi({ files: workspace, git: new GitFacts(workspace.paths), log: options.log });
+  const watcher = new WorkspaceWatcher({
+    root: options.launch.cwd,
+    log: options.log,
+    onChange: (paths) => hub.broadcastFrame({ type: "workspace_changed", paths }),
+  });
 
   pi.on("status", (child) => {
     if (child.state === "starting") {
@@ -112,8 +124,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       keys,
     );
     if (!decision.allow) {
+      if (url.pathname.startsWith("/api/")) {
+        return sendApiError(response, decision.status, decision.status === 401 ? "unauthorized" : "forbidden", capitalize(decision.reason));
+      }
       return sendStatusPage(response, decision.status, decision.status === 401 ? "Not authorized" : "Refused", capitalize(decision.reason));
     }
+    if (await workspaceApi(request, response, url)) return;
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
     await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD");
   }
@@ -235,6 +251,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const address = server.address();
   port = typeof address === "object" && address ? address.port : options.port;
   pi.start();
+  // Not awaited: a large workspace's walk must not delay the URL.
+  void watcher.start();
 
   const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
@@ -243,7 +261,10 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     keys,
     pi,
     notice: (level, message) => hub.broadcastFrame({ type: "notice", level, message }),
-    close: () => closeRelay(server, wss, hub, pi),
+    close: () => {
+      watcher.close();
+      return closeRelay(server, wss, hub, pi);
+    },
   };
 }
 

@@ -2,3 +2,4 @@ export * from "./jsonl-decoder.ts";
 export * from "./relay-frames.ts";
 export * from "./pi/index.ts";
 export * from "./command-guard.ts";
+export * from "./workspace-api.ts";

@@ -1,0 +1,72 @@
+// Writes a whole file so that no reader ever sees half of it: the bytes go to
+// a temporary file in the same folder, then rename() swaps it in (replace) or
+// link() puts it in place only if nothing is there yet (create, no clobber).
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { link, open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { errnoCode } from "./workspace-error.ts";
+
+export const TEMP_PREFIX = ".pier-save-";
+export const TEMP_SUFFIX = ".tmp";
+
+/** True for the names of this module's temporary files (the watcher skips them). */
+export function isTempName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX);
+}
+
+const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+export type KeptAttributes = { mode: number; uid: number; gid: number };
+
+/**
+ * `keep` null: create `full`, failing with EEXIST if anything exists there.
+ * Otherwise replace it, keeping its mode (and owner, when allowed).
+ */
+export async function writeFileAtomic(full: string, bytes: Uint8Array, keep: KeptAttributes | null): Promise<void> {
+  const temp = join(dirname(full), `${TEMP_PREFIX}${randomBytes(6).toString("hex")}-${basename(full).slice(0, 40)}${TEMP_SUFFIX}`);
+  const handle = await open(temp, NEW_FILE_FLAGS, keep ? 0o600 : 0o666);
+  let placed = false;
+  try {
+    await handle.writeFile(bytes);
+    if (keep) {
+      await handle.chmod(keep.mode);
+      if (typeof process.getuid === "function" && process.getuid() === 0 && (keep.uid !== 0 || keep.gid !== 0)) {
+        await handle.chown(keep.uid, keep.gid).catch(() => {});
+      }
+    }
+    await handle.datasync();
+    await handle.close();
+    if (keep) {
+      await rename(temp, full);
+      placed = true;
+    } else {
+      try {
+        await link(temp, full);
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "EMLINK") throw error;
+        // No hard links on this file system: exclusive create, then write.
+        await writeExclusive(full, bytes);
+      }
+    }
+  } finally {
+    await handle.close().catch(() => {});
+    if (!placed) await unlink(temp).catch(() => {});
+  }
+}
+
+async function writeExclusive(full: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(full, NEW_FILE_FLAGS, 0o666);
+  try {
+    await handle.writeFile(bytes);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** An empty new file; EEXIST if anything (even a dangling symbolic link) is there. */
+export async function createEmptyFile(full: string): Promise<void> {
+  const handle = await open(full, NEW_FILE_FLAGS, 0o666);
+  await handle.close();
+}

@@ -1,0 +1,125 @@
+// Reading one regular file safely: lstat first (a FIFO is never opened),
+// open with O_NOFOLLOW | O_NONBLOCK, fstat the descriptor, bounded reads.
+// A file's version is the sha256 of its bytes.
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { lstat, open, type FileHandle } from "node:fs/promises";
+import { WORKSPACE_LIMITS } from "@pier/protocol";
+import { WorkspaceError, fromFsError } from "./workspace-error.ts";
+
+export const MAX_EDITABLE_BYTES = WORKSPACE_LIMITS.maxEditableBytes;
+/** The binary sniff looks at this many leading bytes for a NUL. */
+export const SNIFF_BYTES = 8192;
+/** Above this, a too-large file's version hashes its identity (size, mtime, inode) instead of its bytes. */
+export const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+export type FileSnapshot = {
+  size: number;
+  version: string;
+  /** The text, or null for a binary or too-large file. */
+  text: string | null;
+  reason: "binary" | "too_large" | null;
+  /** Permission bits and owner, to keep across an atomic replace. */
+  mode: number;
+  uid: number;
+  gid: number;
+};
+
+export function versionOf(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Text when the bytes are valid UTF-8 without NUL in the first SNIFF_BYTES; a BOM is kept. */
+export function decodeText(bytes: Uint8Array): string | null {
+  if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+export function describeKind(info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isSymbolicLink(): boolean }): string {
+  if (info.isDirectory()) return "a folder";
+  if (info.isFIFO()) return "a named pipe (FIFO)";
+  if (info.isSocket()) return "a socket";
+  if (info.isSymbolicLink()) return "a symbolic link";
+  return "a device or other special file";
+}
+
+export function notRegular(rel: string, kind: string): WorkspaceError {
+  return new WorkspaceError(415, "not_regular_file", `${JSON.stringify(rel)} is ${kind}, not a regular file.`);
+}
+
+/**
+ * Reads `absolute` (a path with no symbolic link in its last component),
+ * refusing anything but a regular file. `checkOpened` verifies where the
+ * descriptor really points.
+ */
+export async function readRegularFile(
+  absolute: string,
+  rel: string,
+  checkOpened: (fd: number) => Promise<void>,
+): Promise<FileSnapshot> {
+  let handle: FileHandle;
+  try {
+    const before = await lstat(absolute);
+    if (!before.isFile()) throw notRegular(rel, describeKind(before));
+    handle = await open(absolute, READ_FLAGS);
+  } catch (error) {
+    throw fromFsError(error, rel);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw notRegular(rel, describeKind(info));
+    await checkOpened(handle.fd);
+    const base = { size: info.size, mode: info.mode & 0o7777, uid: info.uid, gid: info.gid };
+    if (info.size > MAX_EDITABLE_BYTES) {
+      const version =
+        info.size <= MAX_HASHED_BYTES
+          ? await hashHandle(handle)
+          : createHash("sha256").update(`identity:${info.size}:${info.mtimeMs}:${info.ino}`).digest("hex");
+      return { ...base, version, text: null, reason: "too_large" };
+    }
+    const bytes = await readAtMost(handle, MAX_EDITABLE_BYTES + 1);
+    if (bytes.length > MAX_EDITABLE_BYTES) {
+      // It grew while being read.
+      return { ...base, size: bytes.length, version: await hashHandle(handle), text: null, reason: "too_large" };
+    }
+    const text = decodeText(bytes);
+    return { ...base, size: bytes.length, version: versionOf(bytes), text, reason: text === null ? "binary" : null };
+  } catch (error) {
+    throw fromFsError(error, rel);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < limit) {
+    const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, limit - total));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
+    if (bytesRead === 0) break;
+    chunks.push(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+async function hashHandle(handle: FileHandle): Promise<string> {
+  const hash = createHash("sha256");
+  const buffer = Buffer.allocUnsafe(256 * 1024);
+  let position = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+    if (position > MAX_HASHED_BYTES) break;
+  }
+  return hash.digest("hex");
+}

@@ -1,0 +1,98 @@
+// The HTTP routes of the workspace service (types in @pier/protocol's
+// workspace-api.ts). Called after the relay's access check, so every request
+// here carries the session cookie, an allowed Host and no foreign Origin; a
+// change (PUT/POST) must in addition carry the page's own Origin, which
+// browsers send and other local programs or old-style forms would not.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { WORKSPACE_API_PATHS, WORKSPACE_LIMITS } from "@pier/protocol";
+import { isSameOrigin } from "../access-control.ts";
+import type { GitFacts } from "./git-facts.ts";
+import { readJsonObject, sendApiError, sendJson } from "./json-http.ts";
+import { WorkspaceError } from "./workspace-error.ts";
+import type { WorkspaceFiles } from "./workspace-files.ts";
+
+/** Beyond this, a refused request body is not drained: the connection is closed. */
+const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
+
+export type WorkspaceApiHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
+
+type Route = {
+  method: "GET" | "PUT" | "POST";
+  bodyLimit?: number;
+  run: (url: URL, body: Record<string, unknown>) => Promise<unknown>;
+};
+
+export function createWorkspaceApi(deps: { files: WorkspaceFiles; git: GitFacts; log: (line: string) => void }): WorkspaceApiHandler {
+  const { files, git, log } = deps;
+  const small = WORKSPACE_LIMITS.maxBodyBytes;
+  const routes = new Map<string, Route[]>([
+    [WORKSPACE_API_PATHS.tree, [{ method: "GET", run: () => files.tree() }]],
+    [
+      WORKSPACE_API_PATHS.content,
+      [
+        { method: "GET", run: (url) => files.read(url.searchParams.get("path")) },
+        {
+          method: "PUT",
+          bodyLimit: WORKSPACE_LIMITS.maxSaveBodyBytes,
+          run: (_url, body) => files.save(body.path, body.content, body.baseVersion),
+        },
+      ],
+    ],
+    [WORKSPACE_API_PATHS.create, [{ method: "POST", bodyLimit: small, run: (_url, body) => files.create(body.path, body.type) }]],
+    [WORKSPACE_API_PATHS.rename, [{ method: "POST", bodyLimit: small, run: (_url, body) => files.rename(body.from, body.to) }]],
+    [WORKSPACE_API_PATHS.delete, [{ method: "POST", bodyLimit: small, run: (_url, body) => files.delete(body.path, body.recursive) }]],
+    [WORKSPACE_API_PATHS.gitStatus, [{ method: "GET", run: () => git.status() }]],
+    [WORKSPACE_API_PATHS.gitHead, [{ method: "GET", run: (url) => git.head(url.searchParams.get("path")) }]],
+  ]);
+
+  return async (request, response, url) => {
+    if (!url.pathname.startsWith("/api/")) return false;
+    const candidates = routes.get(url.pathname);
+    if (!candidates) {
+      request.resume();
+      sendApiError(response, 404, "not_found", `There is no API at ${url.pathname}.`);
+      return true;
+    }
+    const route = candidates.find((candidate) => candidate.method === request.method);
+    if (!route) {
+      request.resume();
+      const allow = candidates.map((candidate) => candidate.method).join(", ");
+      sendApiError(response, 405, "method_not_allowed", `${url.pathname} accepts ${allow} only.`, {}, { Allow: allow });
+      return true;
+    }
+    try {
+      let body: Record<string, unknown> = {};
+      if (route.method !== "GET") {
+        if (!isSameOrigin(header(request, "origin"), header(request, "host"))) {
+          request.resume();
+          throw new WorkspaceError(403, "origin_required", "Changes must come from the page pier serves (its Origin header is missing or foreign).");
+        }
+        body = await readJsonObject(request, route.bodyLimit ?? small);
+      }
+      sendJson(response, 200, await route.run(url, body));
+    } catch (error) {
+      if (!(error instanceof WorkspaceError)) {
+        log(`workspace API ${request.method} ${url.pathname} failed: ${error instanceof Error ? error.message : String(error)}`);
+      } else if (error.status === 500) {
+        log(`workspace API ${request.method} ${url.pathname}: ${error.message}`);
+      }
+      if (response.headersSent) {
+        response.destroy();
+        return true;
+      }
+      const known = error instanceof WorkspaceError ? error : new WorkspaceError(500, "internal", "The workspace operation failed unexpectedly.");
+      // The rest of a refused body is read and dropped (Node does that after
+      // the answer), so the client sees the answer rather than a reset; an
+      // absurdly large one is cut off instead.
+      const declared = Number(request.headers["content-length"]);
+      const headers: Record<string, string> = !request.complete && !(declared <= MAX_DRAINED_BYTES) ? { Connection: "close" } : {};
+      sendApiError(response, known.status, known.code, known.message, known.extra, headers);
+    }
+    return true;
+  };
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,86 @@
+// The pure parts of git-facts (porcelain parsing, status mapping) and the
+// gitignore rules (nested files, negation, folders) on a temporary folder.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { classify, parsePorcelainZ } from "../../src/workspace/git-facts.ts";
+import { GitignoreRules } from "../../src/workspace/gitignore-rules.ts";
+import { decodeText } from "../../src/workspace/file-content.ts";
+
+describe("parsePorcelainZ", () => {
+  it("maps each entry, reads a rename's old path, strips the workspace prefix and drops what is outside", () => {
+    const output = [" M sub/a.ts", "?? sub/new file.txt", "R  sub/to.ts", "sub/from.ts", "UU sub/c.ts", "A  other/x.ts", " D sub/gone.ts", "AM sub/added.ts", ""].join("\0");
+    expect(parsePorcelainZ(output, "sub/", 100)).toEqual({
+      changes: [
+        { path: "a.ts", status: "modified" },
+        { path: "new file.txt", status: "untracked" },
+        { path: "to.ts", status: "renamed", from: "from.ts" },
+        { path: "c.ts", status: "conflicted" },
+        { path: "gone.ts", status: "deleted" },
+        { path: "added.ts", status: "added" },
+      ],
+      truncated: false,
+    });
+  });
+
+  it("stops at its limit", () => {
+    const output = ["?? a", "?? b", "?? c", ""].join("\0");
+    expect(parsePorcelainZ(output, "", 2)).toEqual({ changes: [{ path: "a", status: "untracked" }, { path: "b", status: "untracked" }], truncated: true });
+  });
+
+  it("classifies the two-letter codes", () => {
+    expect(classify("D", "D")).toBe("conflicted");
+    expect(classify("A", "A")).toBe("conflicted");
+    expect(classify("M", "D")).toBe("deleted");
+    expect(classify("T", " ")).toBe("modified");
+    expect(classify("!", "!")).toBeNull();
+  });
+});
+
+describe("decodeText", () => {
+  it("keeps a BOM, refuses NUL and invalid UTF-8", () => {
+    expect(decodeText(Buffer.from("\uFEFFhi"))).toBe("\uFEFFhi");
+    expect(decodeText(Buffer.from([0x61, 0x00, 0x62]))).toBeNull();
+    expect(decodeText(Buffer.from([0x61, 0xff]))).toBeNull();
+    expect(decodeText(Buffer.from("é".repeat(5000)))).toBe("é".repeat(5000)); // a character across the 8 KiB sniff edge
+  });
+});
+
+describe("GitignoreRules", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "pier-ignore-"));
+    await mkdir(join(root, "pkg", "build"), { recursive: true });
+    await writeFile(join(root, ".gitignore"), "node_modules/\n*.log\n!keep.log\n/top-only.txt\n");
+    await writeFile(join(root, "pkg", ".gitignore"), "build/\nsecret.*\n!*.log\n");
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("applies root and nested files with git's precedence", async () => {
+    const rules = new GitignoreRules(root);
+    expect(await rules.isIgnored("node_modules", true)).toBe(true);
+    expect(await rules.isIgnored("node_modules/x/index.js", false)).toBe(true);
+    expect(await rules.isIgnored("node_modules", false)).toBe(false); // a file named like a folder pattern
+    expect(await rules.isIgnored("debug.log", false)).toBe(true);
+    expect(await rules.isIgnored("keep.log", false)).toBe(false);
+    expect(await rules.isIgnored("top-only.txt", false)).toBe(true);
+    expect(await rules.isIgnored("pkg/top-only.txt", false)).toBe(false);
+    expect(await rules.isIgnored("pkg/build", true)).toBe(true);
+    expect(await rules.isIgnored("pkg/build/out.js", false)).toBe(true);
+    expect(await rules.isIgnored("pkg/secret.env", false)).toBe(true);
+    expect(await rules.isIgnored("pkg/debug.log", false)).toBe(false); // re-included deeper
+    expect(await rules.isIgnored("build/out.js", false)).toBe(false); // pkg's rule is pkg's only
+  });
+
+  it("reloads a folder's rules after invalidate", async () => {
+    const rules = new GitignoreRules(root);
+    expect(await rules.isIgnored("fresh.txt", false)).toBe(false);
+    await writeFile(join(root, ".gitignore"), "fresh.txt\n");
+    expect(await rules.isIgnored("fresh.txt", false)).toBe(false);
+    rules.invalidate("");
+    expect(await rules.isIgnored("fresh.txt", false)).toBe(true);
+  });
+});
