@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { reduceAll } from "../src/lib/session/reduce-record.ts";
+import { noteCommandSent, reduceAll } from "../src/lib/session/reduce-record.ts";
+import { createSessionState } from "../src/lib/session/session-state.ts";
 
 const dir = join(import.meta.dirname, "fixtures");
 const fixtures = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
@@ -22,10 +23,17 @@ describe.each(fixtures)("captured transcript %s", (file) => {
     const records = load(file);
     const answerAt = records.findLastIndex((r) => r.type === "response" && r.command === "get_messages");
     expect(answerAt).toBeGreaterThan(0);
-    const state = reduceAll(records.slice(0, answerAt));
+    // Earlier get_messages answers were the capturing browser's own resyncs
+    // (after compaction, an RPC bash): replay them as its requests.
+    const state = createSessionState();
+    for (const r of records.slice(0, answerAt)) {
+      if (r.type === "response" && r.command === "get_messages") noteCommandSent(state, r.id, "get_messages", 0);
+    }
+    reduceAll(records.slice(0, answerAt), state);
     const expected = (records[answerAt]!.data.messages as { role: string }[]).filter((m) => m.role !== "system");
     expect(state.messages).toEqual(expected);
     expect(state.status).toBe("idle");
+    expect(state.needsMessages).toBe(false);
     expect(state.stream).toBeNull();
     expect(state.systemPrompt?.role).toBe("system");
     expect(Object.values(state.tools).every((t) => t.status === "done" || t.status === "failed")).toBe(true);

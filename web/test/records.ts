@@ -59,3 +59,47 @@ export function simpleRun(question: string, answer: string): object[] {
     { type: "agent_settled" },
   ];
 }
+
+export const errorAssistant = (errorMessage: string, content: object[] = []) => ({
+  ...assistantBase,
+  content,
+  stopReason: "error",
+  errorMessage,
+});
+
+export const retryStart = (attempt: number, delayMs = 2000, errorMessage = "529 overloaded", maxAttempts = 3) => ({
+  type: "auto_retry_start",
+  attempt,
+  maxAttempts,
+  delayMs,
+  errorMessage,
+});
+export const retryEnd = (attempt: number, success: boolean, finalError?: string) => ({
+  type: "auto_retry_end",
+  success,
+  attempt,
+  ...(finalError === undefined ? {} : { finalError }),
+});
+/** What pi appends right after auto_retry_start: the failed message leaves the context. */
+export const contextEdit = (targetId: string) => ({
+  type: "entry_appended",
+  entry: { type: "context_edit", id: `edit-${targetId}`, parentId: targetId, timestamp: "2026-01-01T00:00:00.000Z", targetId, replacement: null },
+});
+
+export const compactionResult = (summary = "## Goal\nsummary") => ({
+  summary,
+  firstKeptEntryId: "abc123",
+  tokensBefore: 975,
+  estimatedTokensAfter: 300,
+  usage: usage(22),
+  details: { readFiles: [], modifiedFiles: [] },
+});
+
+export const response = (command: string, id: string | undefined, data?: unknown, success = true, error?: string) => ({
+  type: "response",
+  command,
+  success,
+  ...(id === undefined ? {} : { id }),
+  ...(data === undefined ? {} : { data }),
+  ...(error === undefined ? {} : { error }),
+});

@@ -1,15 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { createSessionState } from "../src/lib/session/session-state.ts";
 import {
+  applyDecodedLine,
   applyGetMessages,
   applyRecord,
+  expirePending,
   noteCommandSent,
   reduceAll,
 } from "../src/lib/session/reduce-record.ts";
 import { streamingToolArgs } from "../src/lib/session/assistant-stream.ts";
 import type { AssistantMessage } from "../src/lib/pi-types.ts";
 import {
+  compactionResult,
+  contextEdit,
+  errorAssistant,
   finalAssistant,
+  response,
+  retryEnd,
+  retryStart,
   msgEnd,
   msgStart,
   pendingAssistant,
@@ -261,5 +269,217 @@ describe("responses", () => {
   it("ignores records that are not objects", () => {
     const state = reduceAll([null, 3, "x", [1], { type: "something_new" }]);
     expect(state).toEqual(createSessionState());
+  });
+});
+
+describe("turns and the run", () => {
+  it("tracks the turn in progress and counts low-level runs and settles", () => {
+    const records = simpleRun("hi", "Hello");
+    const mid = reduceAll(records.slice(0, 5));
+    expect(mid.turn).toMatchObject({ index: 0 });
+    expect(mid.run).toMatchObject({ agentRunning: true, agentRuns: 1, settledCount: 0 });
+    const done = reduceAll(records);
+    expect(done.turn).toBeNull();
+    expect(done.run).toMatchObject({ agentRunning: false, agentRuns: 1, settledCount: 1, turns: 1, lastEndWillRetry: false });
+  });
+});
+
+describe("messages of every role", () => {
+  it("keeps custom, compactionSummary, branchSummary and bashExecution messages in order", () => {
+    const custom = { role: "custom", customType: "note", content: "hi", display: true, timestamp: 1 };
+    const compaction = { role: "compactionSummary", summary: "s", tokensBefore: 10, timestamp: 2 };
+    const branch = { role: "branchSummary", summary: "b", fromId: "x", timestamp: 3 };
+    const bash = { role: "bashExecution", command: "ls", output: "a\n", exitCode: 0, cancelled: false, truncated: false, timestamp: 4 };
+    const state = reduceAll([custom, compaction, branch, bash].flatMap((m) => [msgStart(m), msgEnd(m)]));
+    expect(state.messages).toEqual([custom, compaction, branch, bash]);
+    expect(state.openMessageIndex).toBeNull();
+  });
+});
+
+describe("auto-retry", () => {
+  it("drops the failed message pi removes from its context, keeping it on a marker", () => {
+    const failed = errorAssistant("529 overloaded");
+    const state = reduceAll([
+      { type: "agent_start" },
+      msgStart(user("q")),
+      msgEnd(user("q")),
+      msgStart(failed),
+      msgEnd(failed),
+      { type: "agent_end", messages: [], willRetry: true },
+      retryStart(1, 2000),
+      contextEdit("e1"),
+    ]);
+    expect(state.messages.map((m) => m.role)).toEqual(["user"]);
+    expect(state.status).toBe("streaming");
+    expect(state.run.lastEndWillRetry).toBe(true);
+    expect(state.retry).toMatchObject({ attempt: 1, maxAttempts: 3, delayMs: 2000, phase: "waiting" });
+    expect(typeof state.retry!.at).toBe("number");
+    expect(state.markers).toEqual([
+      expect.objectContaining({ kind: "retry", beforeIndex: 1, attempt: 1, failedMessage: failed }),
+    ]);
+    expect(state.entries).toHaveLength(1);
+
+    applyRecord(state, { type: "agent_start" });
+    expect(state.retry!.phase).toBe("retrying");
+    for (const r of simpleRun("", "Recovered").slice(6, 12)) applyRecord(state, r);
+    applyRecord(state, retryEnd(1, true));
+    expect(state.retry).toBeNull();
+    expect(state.markers.at(-1)).toMatchObject({ kind: "retryEnd", success: true, beforeIndex: 2 });
+    expect(state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
+  it("ends a retry cancelled with abort_retry at agent_settled, with no closing agent_end", () => {
+    const state = reduceAll([
+      { type: "agent_start" },
+      msgStart(errorAssistant("529")),
+      msgEnd(errorAssistant("529")),
+      { type: "agent_end", messages: [], willRetry: true },
+      retryStart(1, 5000),
+      retryEnd(1, false, "Retry cancelled"),
+      { type: "agent_settled" },
+    ]);
+    expect(state.status).toBe("idle");
+    expect(state.retry).toBeNull();
+    expect(state.markers.at(-1)).toMatchObject({ kind: "retryEnd", success: false, finalError: "Retry cancelled" });
+    expect(state.messages).toEqual([]);
+  });
+
+  it("keeps the last failure when retries are exhausted (no auto_retry_start)", () => {
+    const state = reduceAll([{ type: "agent_start" }, msgStart(errorAssistant("500")), msgEnd(errorAssistant("500")), retryEnd(3, false, "500"), { type: "agent_settled" }]);
+    expect(state.messages).toEqual([errorAssistant("500")]);
+  });
+});
+
+describe("compaction", () => {
+  it("tracks a successful compaction, marks where it happened and asks for get_messages", () => {
+    const state = reduceAll([...simpleRun("hi", "Hello"), { type: "compaction_start", reason: "manual" }]);
+    expect(state.compaction).toMatchObject({ active: true, reason: "manual", outcome: null });
+    expect(state.isCompacting).toBe(true);
+    applyRecord(state, { type: "compaction_end", reason: "manual", result: compactionResult(), aborted: false, willRetry: false });
+    expect(state.compaction).toMatchObject({ active: false, outcome: "done", summary: "## Goal\nsummary", tokensBefore: 975, estimatedTokensAfter: 300 });
+    expect(state.isCompacting).toBe(false);
+    expect(state.markers).toEqual([expect.objectContaining({ kind: "compaction", reason: "manual", outcome: "done", beforeIndex: 2 })]);
+    expect(state.needsMessages).toBe(true);
+
+    noteCommandSent(state, "m1", "get_messages");
+    const summary = { role: "compactionSummary", summary: "## Goal\nsummary", tokensBefore: 975, timestamp: 5 };
+    const kept = finalAssistant([{ type: "text", text: "Hello" }]);
+    applyRecord(state, response("get_messages", "m1", { messages: [systemPrompt, summary, kept] }));
+    expect(state.messages).toEqual([summary, kept]);
+    expect(state.needsMessages).toBe(false);
+    expect(state.markers[0]!.beforeIndex).toBe(1);
+  });
+
+  it("tells an aborted compaction from a failed one, and keeps overflow's willRetry", () => {
+    const aborted = reduceAll([
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", reason: "threshold", aborted: true, willRetry: false },
+    ]);
+    expect(aborted.compaction).toMatchObject({ outcome: "aborted", errorMessage: null, reason: "threshold" });
+    expect(aborted.needsMessages).toBe(false);
+    const failed = reduceAll([
+      { type: "compaction_start", reason: "overflow" },
+      { type: "compaction_end", reason: "overflow", aborted: false, willRetry: false, errorMessage: "no model" },
+    ]);
+    expect(failed.compaction).toMatchObject({ outcome: "failed", errorMessage: "no model" });
+    expect(failed.markers[0]).toMatchObject({ kind: "compaction", outcome: "failed", errorMessage: "no model" });
+    const overflow = reduceAll([
+      { type: "compaction_start", reason: "overflow" },
+      { type: "compaction_end", reason: "overflow", result: compactionResult(), aborted: false, willRetry: true },
+    ]);
+    expect(overflow.compaction).toMatchObject({ outcome: "done", willRetry: true });
+  });
+
+  it("follows summarization retries (scheduled, attempt, finished)", () => {
+    const state = reduceAll([
+      { type: "compaction_start", reason: "threshold" },
+      { type: "summarization_retry_scheduled", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "terminated" },
+    ]);
+    expect(state.summarizationRetry).toMatchObject({ attempt: 1, delayMs: 2000, errorMessage: "terminated", source: null });
+    expect(state.markers.at(-1)).toMatchObject({ kind: "summarizationRetry", attempt: 1 });
+    applyRecord(state, { type: "summarization_retry_attempt_start", source: "compaction", reason: "threshold" });
+    expect(state.summarizationRetry).toMatchObject({ source: "compaction", reason: "threshold" });
+    expect(state.summarizationRetry!.attemptStartedAt).not.toBeNull();
+    applyRecord(state, { type: "summarization_retry_finished" });
+    expect(state.summarizationRetry).toBeNull();
+
+    applyRecord(state, { type: "summarization_retry_attempt_start", source: "branchSummary" });
+    expect(state.summarizationRetry).toMatchObject({ source: "branchSummary", reason: null });
+  });
+});
+
+describe("RPC bash", () => {
+  it("streams output by command id, then adds a provisional bashExecution and asks for get_messages", () => {
+    const state = createSessionState();
+    noteCommandSent(state, "b1", "bash", 0, { type: "bash", command: "echo hi", excludeFromContext: true });
+    applyRecord(state, { type: "bash_execution_update", id: "b1", delta: "h" });
+    applyRecord(state, { type: "bash_execution_update", id: "b1", delta: "i\n" });
+    expect(state.bashRuns.b1).toMatchObject({ command: "echo hi", output: "hi\n", status: "running" });
+    applyRecord(state, response("bash", "b1", { output: "hi\n", exitCode: 0, cancelled: false, truncated: false }));
+    expect(state.bashRuns.b1).toMatchObject({ status: "done", exitCode: 0 });
+    expect(state.messages).toEqual([
+      expect.objectContaining({ role: "bashExecution", command: "echo hi", output: "hi\n", exitCode: 0, excludeFromContext: true }),
+    ]);
+    expect(state.needsMessages).toBe(true);
+    expect(state.pending).toEqual({});
+  });
+
+  it("does not add the message while a run streams (pi holds it back)", () => {
+    const state = reduceAll([{ type: "agent_start" }, response("bash", "other", { output: "", exitCode: 0, cancelled: false, truncated: false })]);
+    expect(state.messages).toEqual([]);
+    expect(state.needsMessages).toBe(true);
+  });
+});
+
+describe("pending commands", () => {
+  it("times out unanswered commands, marks slow ones overdue, and still takes a late answer", () => {
+    const state = createSessionState();
+    noteCommandSent(state, "s1", "get_state", 1000);
+    noteCommandSent(state, "p1", "prompt", 1000);
+    noteCommandSent(state, "c1", "compact", 1000);
+    noteCommandSent(state, "n1", "get_messages", 9000);
+    expect(expirePending(state, 11_000, 10_000)).toBe(1);
+    expect(Object.keys(state.pending).sort()).toEqual(["c1", "n1", "p1"]);
+    expect(state.pending.p1!.overdue).toBe(true);
+    expect(state.pending.n1!.overdue).toBeUndefined();
+    expect(state.timedOut).toEqual([{ id: "s1", type: "get_state", sentAt: 1000, expiredAt: 11_000 }]);
+
+    applyRecord(state, response("get_state", "s1", undefined, false, "late and wrong"));
+    expect(state.timedOut).toEqual([]);
+    expect(state.failures.at(-1)).toMatchObject({ id: "s1", error: "late and wrong" });
+    applyRecord(state, response("prompt", "p1"));
+    expect(state.pending.p1).toBeUndefined();
+  });
+
+  it("keeps the texts clear_queue returns", () => {
+    const state = reduceAll([
+      { type: "queue_update", steering: ["a"], followUp: ["b"] },
+      response("clear_queue", "q", { steering: ["a"], followUp: ["b"] }),
+    ]);
+    expect(state.queue).toEqual({ steering: [], followUp: [] });
+    expect(state.clearedQueue).toEqual({ steering: ["a"], followUp: ["b"] });
+  });
+});
+
+describe("session events", () => {
+  it("keeps extension errors, appended entries, session name and thinking level", () => {
+    const state = reduceAll([
+      { type: "extension_error", extensionPath: "/x.ts", event: "tool_call", error: "boom" },
+      { type: "entry_appended", entry: { type: "custom", id: "e", parentId: null, timestamp: "t", customType: "k" } },
+      { type: "session_info_changed", name: "work" },
+      { type: "thinking_level_changed", level: "high" },
+    ]);
+    expect(state.extensionErrors).toEqual([expect.objectContaining({ extensionPath: "/x.ts", event: "tool_call", error: "boom" })]);
+    expect(state.entries).toHaveLength(1);
+    expect(state.sessionName).toBe("work");
+    expect(state.thinkingLevel).toBe("high");
+    applyRecord(state, { type: "session_info_changed" });
+    expect(state.sessionName).toBeNull();
+  });
+
+  it("records lines that are not JSON", () => {
+    const state = createSessionState();
+    applyDecodedLine(state, { kind: "invalid", raw: "oops", error: "Unexpected token" } as never);
+    expect(state.invalidLines).toEqual([expect.objectContaining({ raw: "oops" })]);
   });
 });

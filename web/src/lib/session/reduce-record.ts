@@ -7,6 +7,7 @@ import type {
   AgentMessage,
   ConversationMessage,
   AssistantMessage,
+  BashExecutionMessage,
   PiEvent,
   RpcResponse,
   RpcSessionState,
@@ -14,9 +15,26 @@ import type {
   ThinkingLevel,
   Model,
 } from "../pi-types.ts";
+import { applyExtensionUiRequest } from "../extension-ui/extension-ui-state.ts";
 import { applyAssistantEvent, beginAssistantStream, endAssistantStream } from "./assistant-stream.ts";
+import { takeAnswered, type AnsweredCommand } from "./pending-commands.ts";
+import {
+  onAgentEnd,
+  onAgentSettled,
+  onAgentStart,
+  onAutoRetryEnd,
+  onAutoRetryStart,
+  onCompactionEnd,
+  onCompactionStart,
+  onSummarizationRetryAttemptStart,
+  onSummarizationRetryScheduled,
+  onTurnEnd,
+  onTurnStart,
+} from "./run-events.ts";
 import {
   createSessionState,
+  MAX_BASH_RUNS,
+  MAX_ENTRIES,
   MAX_FAILURES,
   MAX_INVALID_LINES,
   type SessionState,
@@ -24,14 +42,11 @@ import {
 
 type AnyRecord = { type?: unknown; [key: string]: unknown };
 
+export { expirePending, noteCommandSent } from "./pending-commands.ts";
+
 function pushBounded<T>(list: T[], item: T, max: number): void {
   list.push(item);
   if (list.length > max) list.splice(0, list.length - max);
-}
-
-/** Remember a command this browser sent so its response can be matched by id. */
-export function noteCommandSent(state: SessionState, id: string, type: string, now = Date.now()): void {
-  state.pending[id] = { type, sentAt: now };
 }
 
 /** Record a stdout line that was not JSON. */
@@ -49,25 +64,35 @@ export function applyDecodedLine(state: SessionState, line: DecodedLine): void {
 export function applyRecord(state: SessionState, value: unknown): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return;
   const record = value as AnyRecord;
+  if (record.type === "extension_ui_request") {
+    applyExtensionUiRequest(state.extensionUi, record, Date.now());
+    return;
+  }
   if (record.type === "response") {
     applyResponse(state, record as unknown as RpcResponse);
     return;
   }
+  // extension_ui_request records are handled by the extension UI module (one dispatch line here).
   applyEvent(state, record as unknown as PiEvent);
 }
 
 function applyEvent(state: SessionState, event: PiEvent): void {
+  const now = Date.now();
   switch (event.type) {
     case "agent_start":
-      state.status = "streaming";
+      onAgentStart(state, now);
       return;
     case "agent_end":
-      // Not the end: retries, compaction recovery and queued follow-ups can continue.
+      onAgentEnd(state, event);
       return;
     case "agent_settled":
-      state.status = "idle";
-      state.retry = null;
-      finishOrphanedTools(state);
+      onAgentSettled(state, now);
+      return;
+    case "turn_start":
+      onTurnStart(state, now);
+      return;
+    case "turn_end":
+      onTurnEnd(state);
       return;
     case "message_start":
       onMessageStart(state, event.message);
@@ -88,11 +113,12 @@ function applyEvent(state: SessionState, event: PiEvent): void {
         status: "running",
         partialResult: null,
         result: null,
-        startedAt: Date.now(),
+        startedAt: now,
         endedAt: null,
       };
       return;
     case "tool_execution_update": {
+      // partialResult is cumulative (the output so far): replace, never append.
       const tool = ensureTool(state, event.toolCallId, event.toolName, event.args);
       tool.partialResult = event.partialResult;
       return;
@@ -101,7 +127,7 @@ function applyEvent(state: SessionState, event: PiEvent): void {
       const tool = ensureTool(state, event.toolCallId, event.toolName, undefined);
       tool.result = event.result;
       tool.status = event.isError ? "failed" : "done";
-      tool.endedAt = Date.now();
+      tool.endedAt = now;
       return;
     }
     case "queue_update":
@@ -111,30 +137,40 @@ function applyEvent(state: SessionState, event: PiEvent): void {
       state.thinkingLevel = event.level;
       return;
     case "session_info_changed":
+      // Wire quirk: a cleared name is an absent field, not null.
       state.sessionName = event.name ?? null;
       return;
+    case "entry_appended":
+      pushBounded(state.entries, event.entry, MAX_ENTRIES);
+      return;
     case "compaction_start":
-      state.isCompacting = true;
+      onCompactionStart(state, event, now);
       return;
     case "compaction_end":
-      state.isCompacting = false;
+      onCompactionEnd(state, event, now);
       return;
     case "auto_retry_start":
-      state.retry = {
-        attempt: event.attempt,
-        maxAttempts: event.maxAttempts,
-        delayMs: event.delayMs,
-        errorMessage: event.errorMessage,
-        at: Date.now(),
-      };
+      onAutoRetryStart(state, event, now);
       return;
     case "auto_retry_end":
-      state.retry = null;
+      onAutoRetryEnd(state, event, now);
+      return;
+    case "summarization_retry_scheduled":
+      onSummarizationRetryScheduled(state, event, now);
+      return;
+    case "summarization_retry_attempt_start":
+      onSummarizationRetryAttemptStart(state, event, now);
+      return;
+    case "summarization_retry_finished":
+      state.summarizationRetry = null;
+      return;
+    case "bash_execution_update":
+      onBashOutput(state, event.id ?? "", event.delta, now);
       return;
     case "extension_error":
       pushBounded(
         state.extensionErrors,
-        { extensionPath: event.extensionPath, event: event.event, error: event.error, at: Date.now() },
+        { extensionPath: event.extensionPath, event: event.event, error: event.error, at: now },
         MAX_FAILURES,
       );
       return;
@@ -160,17 +196,6 @@ function ensureTool(state: SessionState, toolCallId: string, toolName: string, a
     tool = state.tools[toolCallId]!;
   }
   return tool;
-}
-
-/** A run that settled cannot still be executing tools (e.g. aborted before tool_execution_end). */
-function finishOrphanedTools(state: SessionState): void {
-  for (const id in state.tools) {
-    const tool = state.tools[id]!;
-    if (tool.status === "running") {
-      tool.status = "failed";
-      tool.endedAt = Date.now();
-    }
-  }
 }
 
 function isSystemMessage(message: { role?: unknown }): message is SystemMessage {
@@ -213,8 +238,8 @@ function onMessageEnd(state: SessionState, message: AgentMessage): void {
 
 function applyResponse(state: SessionState, response: RpcResponse): void {
   const id = "id" in response && typeof response.id === "string" ? response.id : null;
-  const mine = id !== null && id in state.pending;
-  if (mine) delete state.pending[id];
+  const answered = takeAnswered(state, id);
+  const mine = answered.mine;
 
   if (!response.success) {
     // Other browsers' failures are theirs to show; pi's parse failure has no id at all.
@@ -225,6 +250,7 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
         MAX_FAILURES,
       );
     }
+    if (response.command === "bash" && id !== null) endBashRun(state, id, undefined, Date.now());
     return;
   }
 
@@ -248,6 +274,16 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
       return;
     case "clear_queue":
       state.queue = { steering: [], followUp: [] };
+      if (data) {
+        state.clearedQueue = {
+          steering: Array.isArray(data.steering) ? [...(data.steering as string[])] : [],
+          followUp: Array.isArray(data.followUp) ? [...(data.followUp as string[])] : [],
+        };
+      }
+      return;
+    case "bash":
+      if (id !== null) endBashRun(state, id, data as unknown as BashResult | undefined, Date.now());
+      if (data) onBashResult(state, data as unknown as BashResult, answered, id);
       return;
     case "get_messages":
       // Only our own request: we asked because our view is incomplete.
@@ -258,6 +294,73 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
   }
 }
 
+interface BashResult {
+  output: string;
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+}
+
+function onBashOutput(state: SessionState, id: string, delta: string, now: number): void {
+  let run = state.bashRuns[id];
+  if (run === undefined) {
+    const ids = Object.keys(state.bashRuns);
+    if (ids.length >= MAX_BASH_RUNS) delete state.bashRuns[ids[0]!];
+    state.bashRuns[id] = {
+      id,
+      command: state.pending[id]?.bashCommand ?? null,
+      output: "",
+      status: "running",
+      exitCode: undefined,
+      cancelled: false,
+      truncated: false,
+      startedAt: now,
+      endedAt: null,
+    };
+    run = state.bashRuns[id]!;
+  }
+  run.output += delta;
+}
+
+function endBashRun(state: SessionState, id: string, result: BashResult | undefined, now: number): void {
+  const run = state.bashRuns[id];
+  if (run === undefined) return;
+  run.endedAt = now;
+  if (result === undefined) {
+    run.status = "failed";
+    return;
+  }
+  run.status = "done";
+  run.exitCode = result.exitCode;
+  run.cancelled = Boolean(result.cancelled);
+  run.truncated = Boolean(result.truncated);
+}
+
+/**
+ * An RPC bash adds a bashExecution message to pi's context with no message_*
+ * events. Rebuild it from the answer (the command line is known only for our
+ * own commands, the timestamp only to pi) and ask for get_messages to get
+ * pi's exact copy. While a run streams pi holds the message back until the
+ * run ends, so only the resync places it then.
+ */
+function onBashResult(state: SessionState, result: BashResult, answered: AnsweredCommand, id: string | null): void {
+  state.needsMessages = true;
+  if (state.status !== "idle") return;
+  const message: BashExecutionMessage = {
+    role: "bashExecution",
+    command: answered.bashCommand ?? (id !== null ? state.bashRuns[id]?.command : null) ?? "",
+    output: result.output,
+    exitCode: result.exitCode,
+    cancelled: Boolean(result.cancelled),
+    truncated: Boolean(result.truncated),
+    timestamp: Date.now(),
+  };
+  if (result.fullOutputPath !== undefined) message.fullOutputPath = result.fullOutputPath;
+  if (answered.excludeFromContext) message.excludeFromContext = true;
+  state.messages.push(message);
+}
+
 function applySessionState(state: SessionState, data: RpcSessionState): void {
   state.piState = data;
   state.model = data.model ?? null;
@@ -266,6 +369,7 @@ function applySessionState(state: SessionState, data: RpcSessionState): void {
   state.sessionName = data.sessionName ?? null;
   state.sessionFile = data.sessionFile ?? null;
   state.isCompacting = Boolean(data.isCompacting);
+  state.compaction.active = state.isCompacting;
   // A replay that began mid-run never saw agent_start. The opposite is not
   // trusted: between agent_end and agent_settled pi may report not streaming.
   if (data.isStreaming) state.status = "streaming";
@@ -288,6 +392,8 @@ export function applyGetMessages(state: SessionState, messages: readonly AgentMe
     else next.push(m);
   }
   state.messages = next;
+  state.needsMessages = false;
+  repositionMarkers(state);
   state.openMessageIndex = null;
   state.toolResultIndex = {};
   next.forEach((m, i) => {
@@ -298,6 +404,24 @@ export function applyGetMessages(state: SessionState, messages: readonly AgentMe
     state.stream = { messageIndex: state.messages.length - 1, toolArgsText: { ...liveArgs } };
   } else {
     state.stream = null;
+  }
+}
+
+/**
+ * After the transcript was replaced, keep every marker inside it; the last
+ * successful compaction sits just after the compactionSummary that now opens
+ * pi's context.
+ */
+function repositionMarkers(state: SessionState): void {
+  const length = state.messages.length;
+  let lastCompaction = -1;
+  state.markers.forEach((marker, i) => {
+    if (marker.beforeIndex > length) state.markers[i]!.beforeIndex = length;
+    if (marker.kind === "compaction" && marker.outcome === "done") lastCompaction = i;
+  });
+  if (lastCompaction !== -1) {
+    const summaryAt = state.messages.findLastIndex((m) => m.role === "compactionSummary");
+    if (summaryAt !== -1) state.markers[lastCompaction]!.beforeIndex = summaryAt + 1;
   }
 }
 

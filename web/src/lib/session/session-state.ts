@@ -5,6 +5,7 @@
 // proxy sees every write.
 
 import type {
+  AssistantMessage,
   ConversationMessage,
   Model,
   RpcSessionState,
@@ -13,6 +14,7 @@ import type {
   ToolResultPayload,
   Usage,
 } from "../pi-types.ts";
+import { createExtensionUiState, type ExtensionUiState } from "../extension-ui/extension-ui-state.ts";
 
 export type AgentStatus = "idle" | "streaming";
 
@@ -33,6 +35,23 @@ export interface ToolExecution {
 export interface PendingCommand {
   type: string;
   sentAt: number;
+  /**
+   * Past the timeout but legitimately slow (a `prompt` of an extension command
+   * is answered only after its dialogs; `compact` and `bash` take as long as
+   * they take): shown as "waiting", never as failed.
+   */
+  overdue?: boolean;
+  /** For `bash`: the command line, so its bashExecution message can be rebuilt. */
+  bashCommand?: string;
+  excludeFromContext?: boolean;
+}
+
+/** A command that got no answer within the timeout. A late answer still lands. */
+export interface TimedOutCommand {
+  id: string;
+  type: string;
+  sentAt: number;
+  expiredAt: number;
 }
 
 export interface CommandFailure {
@@ -56,7 +75,107 @@ export interface RetryInfo {
   maxAttempts: number;
   delayMs: number;
   errorMessage: string;
+  /** When auto_retry_start arrived: the countdown ends at `at + delayMs`. */
   at: number;
+  /** "waiting" during the delay, "retrying" once the retried run started (agent_start). */
+  phase: "waiting" | "retrying";
+}
+
+export type CompactionReason = "manual" | "threshold" | "overflow";
+
+export interface CompactionState {
+  active: boolean;
+  reason: CompactionReason | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  /** How the last compaction ended; null while running or before any. */
+  outcome: "done" | "aborted" | "failed" | null;
+  errorMessage: string | null;
+  /** Overflow recovery: pi retries the prompt after this compaction. */
+  willRetry: boolean;
+  summary: string | null;
+  tokensBefore: number | null;
+  estimatedTokensAfter: number | null;
+}
+
+/** A summarisation (compaction / branch summary) retry in progress. */
+export interface SummarizationRetryInfo {
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  errorMessage: string;
+  at: number;
+  /** Set by summarization_retry_attempt_start. */
+  source: "compaction" | "branchSummary" | null;
+  reason: CompactionReason | null;
+  attemptStartedAt: number | null;
+}
+
+interface MarkerBase {
+  /** Unique within a session state: a stable key for rendering. */
+  seq: number;
+  /**
+   * Where it happened: the marker sits before `messages[beforeIndex]` (after
+   * every earlier message; equal to messages.length means "at the end").
+   */
+  beforeIndex: number;
+  at: number;
+}
+
+/** Something that happened in the conversation but is not a message. */
+export type TranscriptMarker =
+  | (MarkerBase & {
+      kind: "retry";
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      errorMessage: string;
+      /** The failed assistant message pi dropped from the context before retrying. */
+      failedMessage: AssistantMessage | null;
+    })
+  | (MarkerBase & { kind: "retryEnd"; attempt: number; success: boolean; finalError: string | null })
+  | (MarkerBase & {
+      kind: "compaction";
+      reason: CompactionReason;
+      outcome: "done" | "aborted" | "failed";
+      errorMessage: string | null;
+      willRetry: boolean;
+      tokensBefore: number | null;
+      estimatedTokensAfter: number | null;
+    })
+  | (MarkerBase & {
+      kind: "summarizationRetry";
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      errorMessage: string;
+    });
+
+/** Output of an RPC `bash` command (not a tool call), by command id. */
+export interface BashRun {
+  id: string;
+  command: string | null;
+  output: string;
+  status: "running" | "done" | "failed";
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+export interface RunInfo {
+  /** agent_start … agent_end of one low-level run (several per settled run with retries). */
+  agentRunning: boolean;
+  /** When the current settled-to-settled run began (first agent_start after idle). */
+  startedAt: number | null;
+  /** willRetry of the last agent_end. */
+  lastEndWillRetry: boolean;
+  /** agent_start count, and agent_settled count, since this state was created. */
+  agentRuns: number;
+  settledCount: number;
+  /** turn_start count since this state was created. */
+  turns: number;
 }
 
 export interface SessionState {
@@ -78,22 +197,64 @@ export interface SessionState {
   sessionFile: string | null;
   /** Last full get_state answer. */
   piState: RpcSessionState | null;
+  /** Mirrors compaction.active (kept for existing readers). */
   isCompacting: boolean;
+  compaction: CompactionState;
   retry: RetryInfo | null;
+  summarizationRetry: SummarizationRetryInfo | null;
+  run: RunInfo;
+  /** The turn in progress (turn_start … turn_end); index counts turns in this state. */
+  turn: { index: number; startedAt: number } | null;
+  /** Retries, compactions … positioned relative to `messages`. Bounded. */
+  markers: TranscriptMarker[];
+  nextMarkerSeq: number;
+  /**
+   * The transcript changed in a way pi's stream does not describe message by
+   * message (compaction replaced history; an RPC bash added a message with no
+   * message_* events): the connection should send get_messages.
+   */
+  needsMessages: boolean;
+  /** Session entries pi announced with entry_appended (extension entries, context edits). Bounded. */
+  entries: unknown[];
+  bashRuns: Record<string, BashRun>;
+  /** The texts the last clear_queue answer returned, e.g. to put back into the editor. */
+  clearedQueue: { steering: string[]; followUp: string[] } | null;
   lastUsage: Usage | null;
   tools: Record<string, ToolExecution>;
   queue: { steering: string[]; followUp: string[] };
   /** Commands this browser sent and pi has not answered yet. */
   pending: Record<string, PendingCommand>;
+  /** Commands moved out of `pending` by expirePending. Bounded. */
+  timedOut: TimedOutCommand[];
   /** success:false answers to this browser's commands, and pi's id-less parse failures. Bounded. */
   failures: CommandFailure[];
   /** Stdout lines that were not JSON. Bounded. */
   invalidLines: { raw: string; error: string; at: number }[];
   extensionErrors: { extensionPath: string; event: string; error: string; at: number }[];
+  /** Dialogs, status entries, widgets, title and toasts extensions asked for. */
+  extensionUi: ExtensionUiState;
 }
 
 export const MAX_FAILURES = 50;
 export const MAX_INVALID_LINES = 100;
+export const MAX_MARKERS = 500;
+export const MAX_ENTRIES = 200;
+export const MAX_BASH_RUNS = 50;
+
+export function idleCompaction(): CompactionState {
+  return {
+    active: false,
+    reason: null,
+    startedAt: null,
+    endedAt: null,
+    outcome: null,
+    errorMessage: null,
+    willRetry: false,
+    summary: null,
+    tokensBefore: null,
+    estimatedTokensAfter: null,
+  };
+}
 
 export function createSessionState(): SessionState {
   return {
@@ -110,14 +271,26 @@ export function createSessionState(): SessionState {
     sessionFile: null,
     piState: null,
     isCompacting: false,
+    compaction: idleCompaction(),
     retry: null,
+    summarizationRetry: null,
+    run: { agentRunning: false, startedAt: null, lastEndWillRetry: false, agentRuns: 0, settledCount: 0, turns: 0 },
+    turn: null,
+    markers: [],
+    nextMarkerSeq: 1,
+    needsMessages: false,
+    entries: [],
+    bashRuns: {},
+    clearedQueue: null,
     lastUsage: null,
     tools: {},
     queue: { steering: [], followUp: [] },
     pending: {},
+    timedOut: [],
     failures: [],
     invalidLines: [],
     extensionErrors: [],
+    extensionUi: createExtensionUiState(),
   };
 }
 
