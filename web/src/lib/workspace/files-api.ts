@@ -1,0 +1,103 @@
+// Thin client for the relay's workspace file service. Same origin, so the
+// session cookie rides along and fetch sends the Origin header the relay
+// checks on mutating requests. Failures become `FilesApiError` values with
+// the relay's error code, so callers can branch on `conflict`, `not_found`…
+
+import { WORKSPACE_API_PATHS as PATHS } from "@pier/protocol";
+import type {
+  ContentResponse,
+  GitHeadResponse,
+  GitStatusResponse,
+  SaveResponse,
+  TreeResponse,
+  WorkspaceEntryType,
+} from "./workspace-api-types.ts";
+
+export class FilesApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** The whole error body (a 409 carries `current`). */
+  readonly body: unknown;
+
+  constructor(status: number, code: string, message: string, body: unknown) {
+    super(message);
+    this.name = "FilesApiError";
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+/** A save refused because the file changed on disk since `baseVersion`. */
+export interface SaveConflict {
+  kind: "conflict";
+  /** content/version are null when the file is gone (or no longer editable text). */
+  current: { content: string | null; version: string | null };
+}
+
+async function call<T>(method: "GET" | "PUT" | "POST", url: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: body === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new FilesApiError(0, "network", `Cannot reach the relay: ${String(error)}`, null);
+  }
+  let parsed: unknown = null;
+  const text = await response.text();
+  if (text !== "") {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+  }
+  if (!response.ok) {
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const code = typeof error?.code === "string" ? error.code : response.status === 404 ? "not_found" : `http_${response.status}`;
+    const message = typeof error?.message === "string" ? error.message : `${method} ${url} answered ${response.status}`;
+    throw new FilesApiError(response.status, code, message, parsed);
+  }
+  if (parsed === null) throw new FilesApiError(response.status, "bad_response", `${method} ${url} answered no JSON`, null);
+  return parsed as T;
+}
+
+const q = (path: string) => encodeURIComponent(path);
+
+export const filesApi = {
+  tree: () => call<TreeResponse>("GET", PATHS.tree),
+  read: (path: string) => call<ContentResponse>("GET", `${PATHS.content}?path=${q(path)}`),
+  /** Resolves to the new version, or to a conflict (409) carrying what is on disk now. */
+  async save(path: string, content: string, baseVersion: string | null): Promise<SaveResponse | SaveConflict> {
+    try {
+      return await call<SaveResponse>("PUT", PATHS.content, { path, content, baseVersion });
+    } catch (error) {
+      if (error instanceof FilesApiError && error.status === 409) {
+        const current = (error.body as { current?: { content?: unknown; version?: unknown } } | null)?.current;
+        if (current && typeof current === "object") {
+          return {
+            kind: "conflict",
+            current: {
+              content: typeof current.content === "string" ? current.content : null,
+              version: typeof current.version === "string" ? current.version : null,
+            },
+          };
+        }
+      }
+      throw error;
+    }
+  },
+  create: (path: string, type: "file" | "dir") => call<unknown>("POST", PATHS.create, { path, type }),
+  rename: (from: string, to: string) => call<unknown>("POST", PATHS.rename, { from, to }),
+  /** Folders go with everything in them (the UI asks first). */
+  remove: (path: string, recursive = false) => call<unknown>("POST", PATHS.delete, recursive ? { path, recursive } : { path }),
+  gitStatus: () => call<GitStatusResponse>("GET", PATHS.gitStatus),
+  gitHead: (path: string) => call<GitHeadResponse>("GET", `${PATHS.gitHead}?path=${q(path)}`),
+};
+
+export type { WorkspaceEntryType };
