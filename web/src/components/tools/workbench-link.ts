@@ -1,0 +1,53 @@
+// Tool cards open files and diffs in the Monaco workbench through this one
+// module: the workbench store's `openFile(path)` and `openDiff(...)`, plus
+// the path rules for what a tool argument may open.
+
+import { applyPatch, parsePatch, reversePatch } from "diff";
+import { connection } from "../../lib/app-context.svelte.ts";
+import { filesApi } from "../../lib/workspace/files-api.ts";
+import { openDiff, openFile as openInWorkbench } from "../../lib/workspace/workbench-store.svelte.ts";
+import { workspacePath } from "./tool-details.ts";
+
+function cwd(): string | null {
+  return connection.hello?.cwd ?? null;
+}
+
+/** The path to open for a tool argument, or null when it cannot be opened. */
+export function openablePath(path: string | null | undefined): string | null {
+  if (!path) return null;
+  return workspacePath(path, cwd());
+}
+
+export function openFile(path: string): void {
+  const target = workspacePath(path, cwd());
+  if (target) openInWorkbench(target);
+}
+
+/**
+ * Opens an applied edit as a side-by-side diff: the file as it is now, and
+ * the same file with pi's patch reversed. When the file changed since (the
+ * patch no longer reverses cleanly) or cannot be read, the replaced snippets
+ * are compared instead.
+ */
+export async function openEditDiff(path: string, patch: string | null, snippets: { original: string; modified: string }): Promise<void> {
+  const target = workspacePath(path, cwd()) ?? path;
+  const title = `${target.split("/").pop()} (pi's edit)`;
+  let original = snippets.original;
+  let modified = snippets.modified;
+  if (patch) {
+    try {
+      const file = await filesApi.read(target);
+      if (file.content !== null) {
+        const parsed = parsePatch(patch)[0];
+        const before = parsed ? applyPatch(file.content, reversePatch(parsed)) : false;
+        if (typeof before === "string") {
+          original = before;
+          modified = file.content;
+        }
+      }
+    } catch {
+      // Fall back to the snippets.
+    }
+  }
+  openDiff({ title, path: target, original, modified });
+}
