@@ -23,7 +23,9 @@ export async function startDemoModel(scenarioFile: string | null): Promise<DemoM
   try {
     const server = await startModelServer({ scenario });
     undo.push(() => server.close());
-    const agentDir = await createDemoAgentDir({ modelServerUrl: server.url });
+    // pi runs in a scratch copy of Pier's own sample project, so its project
+    // resources (the prompt template in .pi/prompts) can be trusted outright.
+    const agentDir = await createDemoAgentDir({ modelServerUrl: server.url, settings: { defaultProjectTrust: "always" } });
     undo.push(() => agentDir.cleanup());
     const project = await copyDemoProject();
     undo.push(() => project.cleanup());

@@ -9,6 +9,9 @@ import { DEFAULT_MODEL_ID } from "./model-server.ts";
 
 export const DEMO_PROVIDER = "pier-demo";
 export const DEMO_MODEL_NAME = "Pier demo model";
+/** A second scripted model without reasoning, so model pickers have a choice to offer. */
+export const DEMO_FAST_MODEL_ID = "pier-demo-model-fast";
+export const DEMO_FAST_MODEL_NAME = "Pier demo model (fast)";
 
 export interface DemoAgentDirOptions {
   /** The model server's base URL, ending in /v1. */
@@ -38,7 +41,11 @@ export async function createDemoAgentDir(options: DemoAgentDirOptions): Promise<
   return { dir, cleanup };
 }
 
-/** models.json for pi: one custom openai-completions provider on loopback. */
+/**
+ * models.json for pi: one custom openai-completions provider on loopback with
+ * two models (the scripted server answers for both): the default one, which
+ * reasons, and a "fast" one that does not.
+ */
 export function demoModelsConfig(modelServerUrl: string, modelId: string = DEFAULT_MODEL_ID): Record<string, unknown> {
   return {
     providers: {
@@ -53,9 +60,18 @@ export function demoModelsConfig(modelServerUrl: string, modelId: string = DEFAU
             id: modelId,
             name: DEMO_MODEL_NAME,
             reasoning: true,
-            input: ["text"],
+            input: ["text", "image"],
             contextWindow: 128_000,
             maxTokens: 16_384,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          },
+          {
+            id: DEMO_FAST_MODEL_ID,
+            name: DEMO_FAST_MODEL_NAME,
+            reasoning: false,
+            input: ["text", "image"],
+            contextWindow: 32_000,
+            maxTokens: 8_192,
             cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
           },
         ],
