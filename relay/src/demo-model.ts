@@ -25,7 +25,7 @@ export async function startDemoModel(scenarioFile: string | null): Promise<DemoM
     undo.push(() => server.close());
     // pi runs in a scratch copy of Pier's own sample project, so its project
     // resources (the prompt template in .pi/prompts) can be trusted outright.
-    const agentDir = await createDemoAgentDir({ modelServerUrl: server.url, settings: { defaultProjectTrust: "always" } });
+    const agentDir = await createDemoAgentDir({ modelServerUrl: server.url, settings: { defaultProjectTrust: "always", ...scenario.piSettings } });
     undo.push(() => agentDir.cleanup());
     const project = await copyDemoProject();
     undo.push(() => project.cleanup());

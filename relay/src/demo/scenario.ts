@@ -62,6 +62,12 @@ export interface Scenario {
   rules: Rule[];
   /** Played when no rule matches, or a rule has no turn for this many tool results. */
   fallback?: Turn;
+  /**
+   * pi settings for a run of this scenario (merged into the demo agent dir's
+   * settings.json), e.g. `{ "compaction": { "keepRecentTokens": 50 } }` so a
+   * short scripted session has something to compact.
+   */
+  piSettings?: Record<string, unknown>;
 }
 
 export class ScenarioError extends Error {
@@ -103,6 +109,7 @@ export function validateScenario(value: unknown, source = "scenario"): Scenario 
   if (!Array.isArray(scenario.rules)) fail("scenario.rules", "must be an array of rules");
   (scenario.rules as unknown[]).forEach((rule, i) => checkRule(rule, `scenario.rules[${i}]`, fail));
   if (scenario.fallback !== undefined) checkTurn(scenario.fallback, "scenario.fallback", fail);
+  if (scenario.piSettings !== undefined) expectObject(scenario.piSettings, "scenario.piSettings", fail);
   return value as Scenario;
 }
 

@@ -42,6 +42,17 @@ describe("validateScenario", () => {
   });
 });
 
+describe("scenario piSettings", () => {
+  const base = { name: "s", rules: [] };
+  it("accepts an object of pi settings", () => {
+    expect(validateScenario({ ...base, piSettings: { retry: { baseDelayMs: 10 } } }).piSettings).toEqual({ retry: { baseDelayMs: 10 } });
+  });
+  it("refuses anything else with the field named", () => {
+    expect(() => validateScenario({ ...base, piSettings: [1] })).toThrow(/scenario\.piSettings: must be an object/);
+    expect(() => validateScenario({ ...base, piSettings: "fast" })).toThrow(ScenarioError);
+  });
+});
+
 describe("loadScenario", () => {
   let dir: string;
   beforeAll(async () => {

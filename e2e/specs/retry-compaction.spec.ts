@@ -1,0 +1,42 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "../support/pier.ts";
+
+test.use({ scenarioName: "retry-compaction" });
+
+const conversation = (page: Page) => page.getByRole("log", { name: "Conversation" });
+
+async function sendPrompt(page: Page, text: string): Promise<void> {
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  await prompt.fill(text);
+  await prompt.press("Enter");
+}
+
+test("a failed model call shows a live retry countdown where it happened, then the retried answer", async ({ page, pier }) => {
+  await page.goto(pier.url);
+  await sendPrompt(page, "Please answer even if the provider is overloaded");
+  const waiting = conversation(page).getByText(/Retrying in \d s \(attempt 1 of \d\)/);
+  await expect(waiting).toBeVisible();
+  const first = await waiting.textContent();
+  // The countdown is live: the number goes down while pi waits.
+  await expect(waiting).not.toHaveText(first ?? "", { timeout: 3000 });
+  await expect(conversation(page).getByText("529")).toBeVisible();
+  await expect(conversation(page).getByText("Recovered after one retry.")).toBeVisible({ timeout: 15_000 });
+  await expect(conversation(page).getByText("The retry worked (attempt 1).")).toBeVisible();
+  await expect(page.getByRole("status", { name: /^Agent:/ })).toHaveAccessibleName("Agent: Idle");
+});
+
+test("Compact now summarises the conversation and the transcript says so in words", async ({ page, pier }) => {
+  await page.goto(pier.url);
+  for (const text of ["First question", "Second question"]) {
+    await sendPrompt(page, text);
+    await expect(page.getByRole("status", { name: /^Agent:/ })).toHaveAccessibleName("Agent: Working");
+    await expect(page.getByRole("status", { name: /^Agent:/ })).toHaveAccessibleName("Agent: Idle");
+  }
+  await page.getByRole("button", { name: "Session settings" }).click();
+  await page.getByRole("button", { name: "Compact now" }).click();
+  await expect(conversation(page).getByText(/Conversation compacted on request/)).toBeVisible();
+  const summary = conversation(page).getByRole("region", { name: "Conversation compacted" });
+  await expect(summary).toBeVisible();
+  // The usage meter must not claim 0 tokens right after a compaction.
+  await expect(page.getByRole("button", { name: /^Usage: context unknown/ })).toBeVisible();
+});
