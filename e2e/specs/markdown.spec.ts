@@ -105,6 +105,8 @@ test("a benign markdown answer shows headings, bold, lists, code and tables", as
   await expect(answer.locator("p code")).toHaveText("inline code");
   await expect(answer.getByRole("listitem")).toHaveText(["first point", "second point"]);
   await expect(answer.locator("pre code")).toHaveText("const answer = 42;");
+  // The ```js fence is highlighted (lazily) once the answer is complete.
+  await expect(answer.locator("pre code .hljs-keyword")).toHaveText("const");
   await expect(answer.getByRole("cell", { name: "alpha" })).toBeVisible();
   await expect(answer.locator("blockquote")).toContainText("A quoted line.");
   const docs = answer.getByRole("link", { name: "the docs" });

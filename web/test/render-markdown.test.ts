@@ -202,3 +202,19 @@ describe("XSS", () => {
     }
   });
 });
+
+describe("code fence languages", () => {
+  test("a fence keeps its language class on <code>, for the highlighter", () => {
+    const code = parse(renderMarkdown("```ts\nconst a = 1;\n```")).content.querySelector("pre > code");
+    expect(code?.className).toBe("language-ts");
+  });
+
+  test("no other class survives, and a hostile fence name cannot break out", () => {
+    const fragment = parse(renderMarkdown('```"><script>alert(1)</script>\nx\n```\n\n`inline`')).content;
+    expect(fragment.querySelector("script")).toBeNull();
+    for (const element of fragment.querySelectorAll("[class]")) {
+      expect(element.tagName).toBe("CODE");
+      expect(element.className).toMatch(/^language-[a-z0-9+#.-]+$/i);
+    }
+  });
+});

@@ -101,3 +101,24 @@ export function languageForPath(path: string | undefined | null): HighlightLangu
   if (dot <= 0 || dot === base.length - 1) return null;
   return BY_EXTENSION[base.slice(dot + 1)] ?? null;
 }
+
+/** Fence names that are not file extensions. */
+const FENCE_NAMES: Record<string, HighlightLanguage> = {
+  javascript: "javascript",
+  typescript: "typescript",
+  shell: "bash",
+  console: "bash",
+  shellsession: "bash",
+  python: "python",
+  rust: "rust",
+  golang: "go",
+  html: "xml",
+  "c++": "cpp",
+};
+
+/** The language of a Markdown code fence (```ts, ```shell …); null when Pier has none. */
+export function languageForFence(name: string | undefined | null): HighlightLanguage | null {
+  const key = (name ?? "").trim().toLowerCase();
+  if (key === "") return null;
+  return FENCE_NAMES[key] ?? BY_EXTENSION[key] ?? null;
+}

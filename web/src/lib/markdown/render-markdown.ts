@@ -67,10 +67,18 @@ const SANITIZE: Config = {
 
 let purifier: Purifier | undefined;
 
+/** marked's fence class (```ts → class="language-ts"): kept on <code> only, to pick a highlighter. */
+const FENCE_CLASS = /^language-[a-z0-9+#.-]{1,30}$/i;
+
 /** A private DOMPurify instance, so these hooks never affect other callers. */
 function getPurifier(): Purifier {
   if (purifier) return purifier;
   const instance = DOMPurify(window);
+  // The one class that survives: a code fence's language, on <code>, in its
+  // exact marked form (so it cannot borrow one of the app's own classes).
+  instance.addHook("uponSanitizeAttribute", (node, data) => {
+    if (data.attrName === "class" && node.nodeName === "CODE" && FENCE_CLASS.test(data.attrValue)) data.forceKeepAttr = true;
+  });
   instance.addHook("afterSanitizeAttributes", (node) => {
     if (node.nodeName === "A") {
       // Open outside the app: the app's tab (and its session cookie's page)
