@@ -78,15 +78,31 @@ test("input: typed text reaches pi; Cancel reaches it as cancelled", async ({ pa
   await expect(report(page, "input → (cancelled)")).toBeVisible();
 });
 
-test("editor: the prefilled text is editable and the edited text reaches pi", async ({ page }) => {
+test("editor: the prefilled text is editable in Monaco and the edited text reaches pi", async ({ page }) => {
   await run(page, "/probe-editor");
   const dialog = page.getByRole("dialog", { name: "Edit the release note" });
-  const editor = dialog.getByRole("textbox", { name: "Edit the release note" });
-  await expect(editor).toHaveValue("## 1.2.0\n- faster startup\n");
-  await editor.press("End");
-  await editor.pressSequentially("- fewer bugs");
-  await dialog.getByRole("button", { name: "Submit" }).click();
+  // Monaco replaces the interim textarea once it has loaded.
+  const editor = dialog.getByTestId("extension-editor");
+  await expect(editor.locator(".view-lines")).toContainText("## 1.2.0");
+  await expect(editor.locator(".view-lines")).toContainText("- faster startup");
+  // Monaco types through EditContext: click its lines, then type.
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("- fewer bugs");
+  await expect(dialog).toContainText("3 lines");
+  await page.keyboard.press("Control+Enter");
+  await expect(dialog).toBeHidden();
   await expect(report(page, 'editor → "## 1.2.0\\n- faster startup\\n- fewer bugs"')).toBeVisible();
+});
+
+test("editor: Esc cancels, even with Monaco focused", async ({ page }) => {
+  await run(page, "/probe-editor");
+  const dialog = page.getByRole("dialog", { name: "Edit the release note" });
+  const editor = dialog.getByTestId("extension-editor");
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(report(page, "editor → (cancelled)")).toBeVisible();
 });
 
 test("a dialog with a timeout counts down and closes itself when pi gives up", async ({ page }) => {
