@@ -8,12 +8,25 @@ export function scenario(name: string): string {
   return fileURLToPath(new URL(`../scenarios/${name}.json`, import.meta.url));
 }
 
-type PierFixtures = { scenarioName: string; pier: RunningPier };
+/** Absolute path of a test extension in e2e/extensions/. */
+export function extension(name: string): string {
+  return fileURLToPath(new URL(`../extensions/${name}`, import.meta.url));
+}
+
+type PierFixtures = {
+  scenarioName: string;
+  /** Extra arguments for pi (after pier's `--`), e.g. `["-e", extension("ui-probe.ts")]`. */
+  piArgs: string[];
+  pier: RunningPier;
+};
 
 export const test = base.extend<PierFixtures>({
   scenarioName: ["hello", { option: true }],
-  pier: async ({ scenarioName }, use) => {
-    const pier = await startPier(["--demo", "--demo-scenario", scenario(scenarioName)]);
+  piArgs: [[], { option: true }],
+  pier: async ({ scenarioName, piArgs }, use) => {
+    const args = ["--demo", "--demo-scenario", scenario(scenarioName)];
+    if (piArgs.length > 0) args.push("--", ...piArgs);
+    const pier = await startPier(args);
     try {
       await use(pier);
     } finally {

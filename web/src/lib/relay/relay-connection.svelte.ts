@@ -9,17 +9,31 @@ import {
   type ChildStatus,
   type DecodedLine,
   type DemoInfo,
+  type ExtensionUiResponse,
   type RelayFrame,
   type RelayRequest,
 } from "@pier/protocol";
-import type { RpcCommand } from "../pi-types.ts";
+import type { RpcCommand, RpcResponse } from "../pi-types.ts";
 import { applyInvalidLine, applyRecord, noteCommandSent } from "../session/reduce-record.ts";
+import { expirePending } from "../session/pending-commands.ts";
+
+/** After this long without an answer a command is shown as overdue or timed out. */
+const PENDING_TIMEOUT_MS = 15_000;
 import { createSessionState, resetSessionState, type SessionState } from "../session/session-state.ts";
 import { appendLog, createRecordLog, type RecordLog } from "../session/record-log.ts";
 
 export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "unauthorized";
 
 export type HelloFrame = Extract<RelayFrame, { type: "hello" }>;
+
+/** Called with workspace-relative paths that changed on disk, or null for "possibly anything". */
+export type WorkspaceChangeListener = (paths: string[] | null) => void;
+
+/**
+ * Every pi stdout record as it is reduced (replay included), and "reset" when
+ * what came before no longer counts (a new hello starts a full replay; pi restarted).
+ */
+export type RecordListener = (event: { kind: "record"; record: unknown; replaying: boolean } | { kind: "reset" }) => void;
 
 export interface Alert {
   id: number;
@@ -42,6 +56,14 @@ const SESSION_SWITCHING = new Set(["new_session", "switch_session", "fork", "clo
 /** A command as the UI builds it: the connection adds the id. */
 export type OutgoingCommand = RpcCommand extends infer C ? (C extends { id?: string } ? Omit<C, "id"> : never) : never;
 
+/** How long `call()` waits for pi's answer before giving up. */
+const CALL_TIMEOUT_MS = 30_000;
+
+/** A failure `call()` reports for a command pi never answered (not sent, refused by the relay, timed out). */
+function localFailure(command: string, error: string): RpcResponse {
+  return { type: "response", command, success: false, error };
+}
+
 export class RelayConnection {
   phase = $state<ConnectionPhase>("connecting");
   /** Reduced pi session (deep reactive). */
@@ -52,6 +74,7 @@ export class RelayConnection {
   peers = $state(0);
   /** True between hello and replay_end. */
   replaying = $state(false);
+  #pendingTimer: ReturnType<typeof setInterval> | null = null;
   stderr = $state<string[]>([]);
   alerts = $state<Alert[]>([]);
   lastRelayError = $state<Extract<RelayFrame, { type: "error" }> | null>(null);
@@ -73,6 +96,10 @@ export class RelayConnection {
   #logFlushScheduled = false;
   /** The first line of a truncated replay may start mid-record. */
   #replayHeadMayBeCut = false;
+  /** `call()`s waiting for their response, by command id. */
+  #calls = new Map<string, { command: string; settle: (response: RpcResponse) => void }>();
+  #workspaceListeners = new Set<WorkspaceChangeListener>();
+  #recordListeners = new Set<RecordListener>();
 
   constructor(url = defaultSocketUrl()) {
     this.#url = url;
@@ -88,6 +115,8 @@ export class RelayConnection {
 
   connect(): void {
     this.#stopped = false;
+    // Commands pi has not answered for a while are shown as overdue.
+    this.#pendingTimer ??= setInterval(() => expirePending(this.session, Date.now(), PENDING_TIMEOUT_MS), 1000);
     this.#clearRetry();
     this.#opened = false;
     let ws: WebSocket;
@@ -118,6 +147,8 @@ export class RelayConnection {
   /** Stop for good (tests, page teardown). */
   close(): void {
     this.#stopped = true;
+    if (this.#pendingTimer) clearInterval(this.#pendingTimer);
+    this.#pendingTimer = null;
     this.#clearRetry();
     this.#ws?.close(1000);
     this.#ws = null;
@@ -143,10 +174,62 @@ export class RelayConnection {
     const id = `${clientId}:${++this.#commandSeq}`;
     const record = { id, ...command };
     const raw = JSON.stringify(record);
-    noteCommandSent(this.session, id, command.type);
+    noteCommandSent(this.session, id, command.type, Date.now(), record);
     ws.send(raw);
     this.#log("out", raw, record);
     return id;
+  }
+
+  /**
+   * Send a pi command and wait for its response. Never rejects: a command that
+   * could not be sent, was refused by the relay, got no answer in time, or was
+   * cut off by a reconnect or pi restart resolves as a `success: false`
+   * response whose `error` says so in words.
+   */
+  call(command: OutgoingCommand, timeoutMs = CALL_TIMEOUT_MS): Promise<RpcResponse> {
+    const id = this.send(command);
+    if (id === null) return Promise.resolve(localFailure(command.type, "Not connected to the relay."));
+    return new Promise((resolve) => {
+      const timer = setTimeout(
+        () => this.#settleCall(id, localFailure(command.type, `pi did not answer within ${Math.round(timeoutMs / 1000)} s.`)),
+        timeoutMs,
+      );
+      this.#calls.set(id, {
+        command: command.type,
+        settle: (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+      });
+    });
+  }
+
+  #settleCall(id: string, response: RpcResponse): void {
+    const call = this.#calls.get(id);
+    if (call === undefined) return;
+    this.#calls.delete(id);
+    call.settle(response);
+  }
+
+  /** Answer every waiting `call()` with a failure (their responses can no longer arrive). */
+  #failCalls(reason: string): void {
+    for (const [id, call] of [...this.#calls]) this.#settleCall(id, localFailure(call.command, reason));
+  }
+
+  /**
+   * Answer an extension dialog. Sent as-is: it must carry the request's id,
+   * and pi sends no response record for it (so nothing is pending).
+   */
+  respondToExtension(response: ExtensionUiResponse): boolean {
+    const ws = this.#ws;
+    if (ws === null || ws.readyState !== WebSocket.OPEN) {
+      this.#pushAlert("warning", "Not connected", "The answer to the extension was not sent: the relay connection is down.");
+      return false;
+    }
+    const raw = JSON.stringify(response);
+    ws.send(raw);
+    this.#log("out", raw, response);
+    return true;
   }
 
   /** Send a relay control request ("pier.*"). */
@@ -164,6 +247,37 @@ export class RelayConnection {
 
   restartPi(): void {
     this.request({ type: "pier.restart_pi" });
+  }
+
+  /**
+   * Subscribe to files changing on disk. `paths` are workspace-relative; null
+   * means "anything may have changed" (after a (re)connect, when frames may
+   * have been missed). Returns the unsubscribe function.
+   */
+  onWorkspaceChanged(listener: WorkspaceChangeListener): () => void {
+    this.#workspaceListeners.add(listener);
+    return () => this.#workspaceListeners.delete(listener);
+  }
+
+  /** Subscribe to pi's records (for views that keep their own state, e.g. bash panels). Returns the unsubscribe function. */
+  onRecord(listener: RecordListener): () => void {
+    this.#recordListeners.add(listener);
+    return () => this.#recordListeners.delete(listener);
+  }
+
+  #emitRecord(event: Parameters<RecordListener>[0]): void {
+    for (const listener of [...this.#recordListeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error("record listener failed", error);
+      }
+    }
+  }
+
+  /** Show a notification in the app's alert stack (for other parts of the UI). */
+  notify(level: Alert["level"], title: string, message: string): void {
+    this.#pushAlert(level, title, message);
   }
 
   dismissAlert(id: number): void {
@@ -190,13 +304,16 @@ export class RelayConnection {
         this.#onReplayEnd();
         return;
       case "child_started":
+        this.#failCalls("pi restarted before answering.");
         this.#decoder = new JsonlDecoder();
         resetSessionState(this.session);
+        this.#emitRecord({ kind: "reset" });
         this.child = frame.child;
         if (frame.child.state === "running") this.send({ type: "get_state" });
         return;
       case "child_exited":
         this.#flushDecoder();
+        this.#failCalls("pi exited before answering.");
         this.child = frame.child;
         this.session.status = "idle";
         this.session.pending = {};
@@ -211,10 +328,14 @@ export class RelayConnection {
       case "notice":
         this.#pushAlert(frame.level, "Relay", frame.message);
         return;
+      case "workspace_changed":
+        this.#emitWorkspaceChanged(frame.paths);
+        return;
       case "error": {
         this.lastRelayError = frame;
         const refusedId = frame.command?.id;
         if (refusedId !== undefined && refusedId in this.session.pending) delete this.session.pending[refusedId];
+        if (refusedId !== undefined) this.#settleCall(refusedId, localFailure(frame.command?.type ?? "unknown", frame.message));
         const what = frame.command?.type ? ` (${frame.command.type})` : "";
         this.#pushAlert("error", `Relay refused a command${what}`, `${frame.message} [${frame.code}]`);
         return;
@@ -225,6 +346,7 @@ export class RelayConnection {
   }
 
   #onHello(hello: HelloFrame): void {
+    const wasConnectedBefore = this.hello !== null;
     this.hello = hello;
     this.child = hello.child;
     this.demo = hello.demo;
@@ -234,11 +356,25 @@ export class RelayConnection {
     this.reconnectAttempt = 0;
     this.#retryDelay = RECONNECT_MIN_MS;
     this.#commandSeq = 0;
+    this.#failCalls("The connection was reset before pi answered.");
     // The replay that follows is the whole (bounded) stdout of this child: start clean.
     this.#decoder = new JsonlDecoder();
     resetSessionState(this.session);
+    this.#emitRecord({ kind: "reset" });
     this.replaying = true;
     this.#replayHeadMayBeCut = hello.replay.truncated;
+    // Changes while we were away were not announced.
+    if (wasConnectedBefore) this.#emitWorkspaceChanged(null);
+  }
+
+  #emitWorkspaceChanged(paths: string[] | null): void {
+    for (const listener of [...this.#workspaceListeners]) {
+      try {
+        listener(paths);
+      } catch (error) {
+        console.error("workspace_changed listener failed", error);
+      }
+    }
   }
 
   #onReplayEnd(): void {
@@ -246,7 +382,17 @@ export class RelayConnection {
     this.#replayHeadMayBeCut = false;
     if (this.child?.state !== "running") return;
     this.send({ type: "get_state" });
-    if (this.hello?.replay.truncated) this.send({ type: "get_messages" });
+    // The replay holds only what pi printed since it started (and maybe not
+    // all of that): a session pi loaded at start (`--session`, `--continue`)
+    // or the head of a cut replay is only in get_messages.
+    this.session.needsMessages = true;
+    this.#fetchMessagesIfNeeded();
+  }
+
+  #fetchMessagesIfNeeded(): void {
+    if (!this.session.needsMessages) return;
+    this.session.needsMessages = false;
+    this.send({ type: "get_messages" });
   }
 
   #onBytes(bytes: Uint8Array): void {
@@ -273,6 +419,8 @@ export class RelayConnection {
       typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
 
     applyRecord(this.session, line.value);
+    this.#emitRecord({ kind: "record", record: line.value, replaying: this.replaying });
+    if (record.type === "response" && typeof record.id === "string") this.#settleCall(record.id, line.value as RpcResponse);
 
     if (this.session.failures.length > failuresBefore) {
       const failure = this.session.failures.at(-1)!;
@@ -280,6 +428,9 @@ export class RelayConnection {
       this.#pushAlert("error", title, failure.error);
     }
     if (this.replaying) return;
+    // The stream alone cannot say which messages pi kept after a compaction,
+    // nor the stored form of an RPC bash: the reducer asks for get_messages.
+    this.#fetchMessagesIfNeeded();
     if (record.type === "agent_settled") this.send({ type: "get_state" });
     if (record.type === "response" && record.success === true && pendingType && SESSION_SWITCHING.has(pendingType)) {
       this.send({ type: "get_messages" });
@@ -288,6 +439,7 @@ export class RelayConnection {
   }
 
   async #onClose(code: number, opened: boolean): Promise<void> {
+    this.#failCalls("The connection to the relay closed before pi answered.");
     if (this.#stopped) return;
     this.replaying = false;
     if (code === UNAUTHORIZED_CLOSE_CODE || (!opened && (await this.#probeUnauthorized()))) {
