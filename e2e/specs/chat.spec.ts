@@ -88,4 +88,20 @@ test.describe("mid-answer", () => {
     await expect(page.getByRole("list", { name: "Queued messages" })).toHaveCount(0);
     await expect(conversation(page).getByRole("article", { name: "You" })).toHaveCount(2);
   });
+
+  test("while streaming, Enter does what the person chose last (steer or follow-up)", async ({ page, pier }) => {
+    await page.goto(pier.url);
+    await sendPrompt(page, "Count for me");
+    await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("two");
+    const prompt = page.getByRole("textbox", { name: "Prompt" });
+    await prompt.fill("Later, please");
+    await page.getByRole("button", { name: "Follow-up" }).click();
+    const queue = page.getByRole("list", { name: "Queued messages" });
+    await expect(queue).toContainText("Later, please");
+    // Enter now queues a follow-up too, and the hint says so.
+    await expect(page.getByText("Enter follow-up")).toBeVisible();
+    await prompt.fill("And after that");
+    await prompt.press("Enter");
+    await expect(queue.getByRole("listitem").filter({ hasText: "And after that" })).toContainText("Follow-up");
+  });
 });

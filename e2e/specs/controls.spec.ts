@@ -237,7 +237,8 @@ test("Clear queue removes queued messages and puts their text back in the prompt
     await prompt(page).fill("First queued follow-up");
     await page.getByRole("button", { name: "Follow-up" }).click();
     await prompt(page).fill("A steering note");
-    await prompt(page).press("Enter");
+    // Enter would now repeat the last choice (follow-up): steer explicitly.
+    await page.getByRole("button", { name: "Steer" }).click();
     const queue = page.getByRole("list", { name: "Queued messages" });
     await expect(queue).toContainText("First queued follow-up");
     await expect(queue).toContainText("A steering note");
