@@ -75,6 +75,9 @@ test("read and write cards: path, range, highlighted content, clickable path", a
   const written = write.getByRole("region", { name: "Content written to src/farewell.js" });
   await expect(written).toHaveAttribute("data-highlighted", "true");
   await expect(written.locator(".hljs-title").first()).toHaveText("farewell");
+  // A write opens as a diff too (the demo copy is no git repo: against an empty file).
+  await write.getByRole("button", { name: "Open diff" }).click();
+  await expect(page.getByRole("tablist", { name: "Open editors" }).getByRole("tab", { name: /farewell\.js \(pi's write, new file\)/ })).toBeVisible();
 
   // The path opens the file in the editor.
   await read.getByRole("button", { name: "src/greet.js", exact: true }).click();

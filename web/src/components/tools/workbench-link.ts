@@ -51,3 +51,25 @@ export async function openEditDiff(path: string, patch: string | null, snippets:
   }
   openDiff({ title, path: target, original, modified });
 }
+
+/**
+ * Opens a write as a diff. The stream carries only what was written, not what
+ * it replaced, so the left side is the file at git HEAD when there is one
+ * (what the write changed since the last commit), else empty (a new file).
+ */
+export async function openWriteDiff(path: string, written: string): Promise<void> {
+  const target = workspacePath(path, cwd()) ?? path;
+  const name = target.split("/").pop() ?? target;
+  let original = "";
+  let against = "new file";
+  try {
+    const head = await filesApi.gitHead(target);
+    if (head.content !== null) {
+      original = head.content;
+      against = "vs HEAD";
+    }
+  } catch {
+    // Not a repo, or git could not answer: compare with an empty file.
+  }
+  openDiff({ title: `${name} (pi's write, ${against})`, path: target, original, modified: written });
+}
