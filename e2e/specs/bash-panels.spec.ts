@@ -56,6 +56,11 @@ test("a command gets its own panel: streamed output in a terminal, exit code, co
   await expect(listing.getByText("Sent to the model")).toBeVisible();
   await expect(failing.getByText("Sent to the model")).toBeVisible();
   await expect(excluded.getByText("Excluded from context")).toBeVisible();
+
+  // The transcript shows the commands where pi stored them, as shell commands the person ran.
+  const ran = page.getByRole("log", { name: "Conversation" }).getByRole("region", { name: "Shell command you ran" });
+  await expect(ran.filter({ hasText: "exit 3" })).toContainText("echo oops");
+  await expect(ran.filter({ hasText: "echo private" })).toContainText(/not sent/i);
 });
 
 test("two commands run at once; Abort cancels the running one, the other still exits 0", async ({ page, pier }) => {
