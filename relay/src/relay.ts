@@ -3,22 +3,14 @@
 // frames, unchanged, in order) and single command lines in.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import {
-  MAX_COMMAND_BYTES,
-  RELAY_PROTOCOL_VERSION,
-  RELAY_SOCKET_PATH,
-  type DemoInfo,
-  type RelayFrame,
-} from "@pier/protocol";
+import { WebSocketServer } from "ws";
+import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
 import { checkAccess, createAccessKeys, isAllowedHost, secretsEqual, sessionCookieHeader, type AccessKeys } from "./access-control.ts";
-import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
-import { classifyBrowserFrame } from "./browser-frame.ts";
+import type { BrowserHub } from "./browser-hub.ts";
 import { sendStatusPage } from "./http-pages.ts";
+import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
 import { sendText, serveStatic } from "./static-files.ts";
-import { StdoutReplay } from "./stdout-replay.ts";
-import { RELAY_VERSION } from "./version.ts";
 import { GitFacts } from "./workspace/git-facts.ts";
 import { sendApiError } from "./workspace/json-http.ts";
 import { createWorkspaceApi } from "./workspace/workspace-api.ts";
@@ -50,17 +42,14 @@ export type RunningRelay = {
   close(): Promise<void>;
 };
 
-const RECENT_STDERR_LINES = 200;
 const CLOSE_GOING_AWAY = 1001;
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const keys = createAccessKeys();
   const pi = new PiProcess(options.launch);
-  const replay = new StdoutReplay(options.replayBytes);
-  const recentStderr: string[] = [];
-  const hub = new BrowserHub({ pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
+  const bridge = new PiBridge({ pi, demo: options.demo, replayBytes: options.replayBytes, log: options.log });
+  const hub = bridge.hub;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
-  let stdinBlocked = false;
   let port = options.port;
   const workspace = new WorkspaceFiles(options.launch.cwd);
   const workspaceApi = createWorkspaceApi({ files: workspace, git: new GitFacts(workspace.paths), log: options.log });
@@ -68,36 +57,6 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     root: options.launch.cwd,
     log: options.log,
     onChange: (paths) => hub.broadcastFrame({ type: "workspace_changed", paths }),
-  });
-
-  pi.on("status", (child) => {
-    if (child.state === "starting") {
-      replay.clear();
-      recentStderr.length = 0;
-    } else if (child.state === "running") {
-      hub.broadcastFrame({ type: "child_started", child });
-    } else {
-      options.log(`pi exited (${child.error ?? `code ${child.code}, signal ${child.signal}`})`);
-      hub.broadcastFrame({ type: "child_exited", child });
-      if (stdinBlocked) {
-        stdinBlocked = false;
-        hub.resumeReading();
-      }
-    }
-  });
-  pi.on("stdout", (chunk) => {
-    replay.append(chunk);
-    hub.broadcastBytes(chunk);
-  });
-  pi.on("stderrLine", (line) => {
-    recentStderr.push(line);
-    if (recentStderr.length > RECENT_STDERR_LINES) recentStderr.shift();
-    options.log(`pi: ${line}`);
-    hub.broadcastFrame({ type: "stderr", line });
-  });
-  pi.on("drain", () => {
-    stdinBlocked = false;
-    hub.resumeReading();
   });
 
   const server = createServer((request, response) => {
@@ -174,72 +133,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       socket.end(`HTTP/1.1 ${decision.status} ${statusText(decision.status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => onBrowser(ws));
+    wss.handleUpgrade(request, socket, head, (ws) => bridge.addBrowser(ws));
   });
-
-  function onBrowser(ws: WebSocket): void {
-    const client = hub.add(ws);
-    if (stdinBlocked) ws.pause();
-    const hello: RelayFrame = {
-      type: "hello",
-      protocolVersion: RELAY_PROTOCOL_VERSION,
-      clientId: client.id,
-      relayVersion: RELAY_VERSION,
-      cwd: options.launch.cwd,
-      piCommand: [options.launch.command, ...options.launch.args],
-      demo: options.demo,
-      child: pi.status,
-      replay: { bytes: replay.bytes, truncated: replay.truncated },
-      recentStderr: [...recentStderr],
-      peers: hub.clients.size,
-      limits: { maxCommandBytes: MAX_COMMAND_BYTES },
-    };
-    client.sendFrame(hello);
-    for (const chunk of replay.chunks) client.sendBytes(chunk);
-    client.sendFrame({ type: "replay_end" });
-    hub.checkPressure();
-    hub.broadcastFrame({ type: "peers", count: hub.clients.size });
-    ws.on("message", (data, isBinary) => onBrowserFrame(client, data, isBinary));
-    ws.on("error", () => ws.terminate());
-    ws.on("close", () => {
-      hub.remove(client);
-      hub.broadcastFrame({ type: "peers", count: hub.clients.size });
-    });
-  }
-
-  function onBrowserFrame(client: BrowserClient, data: RawData, isBinary: boolean): void {
-    if (isBinary) {
-      return client.sendFrame({ type: "error", code: "binary_frame", message: "send commands as text frames (JSON), not binary" });
-    }
-    // ws delivers a Buffer for a text frame unless binaryType was changed.
-    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-    const frame = classifyBrowserFrame(bytes);
-    if (frame.kind === "refused") {
-      return client.sendFrame({
-        type: "error",
-        code: frame.code,
-        message: frame.message,
-        ...(frame.command ? { command: frame.command } : {}),
-      });
-    }
-    if (frame.kind === "request") {
-      options.log("restarting pi at a browser's request");
-      pi.restart().catch((error: unknown) => options.log(`restart failed: ${String(error)}`));
-      return;
-    }
-    if (!pi.running) {
-      return client.sendFrame({
-        type: "error",
-        code: "pi_not_running",
-        message: "pi is not running, so the command was not sent; restart pi first",
-        command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
-      });
-    }
-    if (!pi.writeLine(frame.line) && !stdinBlocked) {
-      stdinBlocked = true;
-      hub.pauseReading();
-    }
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,0 +1,134 @@
+// The pi ↔ browsers plumbing: pi's stdout bytes to every browser (and to the
+// bounded replay for late ones), its stderr lines and lifecycle as relay
+// frames, and each browser's checked command to pi's stdin, with stdin
+// backpressure pausing every browser socket until pi catches up.
+import type { RawData, WebSocket } from "ws";
+import { MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo } from "@pier/protocol";
+import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
+import { classifyBrowserFrame } from "./browser-frame.ts";
+import type { PiProcess } from "./pi-process.ts";
+import { StdoutReplay } from "./stdout-replay.ts";
+import { RELAY_VERSION } from "./version.ts";
+
+const RECENT_STDERR_LINES = 200;
+
+export type PiBridgeOptions = {
+  pi: PiProcess;
+  demo: DemoInfo | null;
+  replayBytes: number;
+  log: (line: string) => void;
+};
+
+export class PiBridge {
+  readonly hub: BrowserHub;
+  readonly #pi: PiProcess;
+  readonly #options: PiBridgeOptions;
+  readonly #replay: StdoutReplay;
+  readonly #recentStderr: string[] = [];
+  #stdinBlocked = false;
+
+  constructor(options: PiBridgeOptions) {
+    const pi = options.pi;
+    this.#pi = pi;
+    this.#options = options;
+    this.#replay = new StdoutReplay(options.replayBytes);
+    this.hub = new BrowserHub({ pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
+
+    pi.on("status", (child) => {
+      if (child.state === "starting") {
+        this.#replay.clear();
+        this.#recentStderr.length = 0;
+      } else if (child.state === "running") {
+        this.hub.broadcastFrame({ type: "child_started", child });
+      } else {
+        options.log(`pi exited (${child.error ?? `code ${child.code}, signal ${child.signal}`})`);
+        this.hub.broadcastFrame({ type: "child_exited", child });
+        this.#unblockStdin();
+      }
+    });
+    pi.on("stdout", (chunk) => {
+      this.#replay.append(chunk);
+      this.hub.broadcastBytes(chunk);
+    });
+    pi.on("stderrLine", (line) => {
+      this.#recentStderr.push(line);
+      if (this.#recentStderr.length > RECENT_STDERR_LINES) this.#recentStderr.shift();
+      options.log(`pi: ${line}`);
+      this.hub.broadcastFrame({ type: "stderr", line });
+    });
+    pi.on("drain", () => this.#unblockStdin());
+  }
+
+  /** A new, authorized browser: hello, the replay, then live traffic. */
+  addBrowser(ws: WebSocket): void {
+    const { hub } = this;
+    const client = hub.add(ws);
+    if (this.#stdinBlocked) ws.pause();
+    const launch = this.#pi.launch;
+    client.sendFrame({
+      type: "hello",
+      protocolVersion: RELAY_PROTOCOL_VERSION,
+      clientId: client.id,
+      relayVersion: RELAY_VERSION,
+      cwd: launch.cwd,
+      piCommand: [launch.command, ...launch.args],
+      demo: this.#options.demo,
+      child: this.#pi.status,
+      replay: { bytes: this.#replay.bytes, truncated: this.#replay.truncated },
+      recentStderr: [...this.#recentStderr],
+      peers: hub.clients.size,
+      limits: { maxCommandBytes: MAX_COMMAND_BYTES },
+    });
+    for (const chunk of this.#replay.chunks) client.sendBytes(chunk);
+    client.sendFrame({ type: "replay_end" });
+    hub.checkPressure();
+    hub.broadcastFrame({ type: "peers", count: hub.clients.size });
+    ws.on("message", (data, isBinary) => this.#onBrowserFrame(client, data, isBinary));
+    ws.on("error", () => ws.terminate());
+    ws.on("close", () => {
+      hub.remove(client);
+      hub.broadcastFrame({ type: "peers", count: hub.clients.size });
+    });
+  }
+
+  #onBrowserFrame(client: BrowserClient, data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      return client.sendFrame({ type: "error", code: "binary_frame", message: "send commands as text frames (JSON), not binary" });
+    }
+    // ws delivers a Buffer for a text frame unless binaryType was changed.
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    const frame = classifyBrowserFrame(bytes);
+    if (frame.kind === "refused") {
+      return client.sendFrame({
+        type: "error",
+        code: frame.code,
+        message: frame.message,
+        ...(frame.command ? { command: frame.command } : {}),
+      });
+    }
+    const pi = this.#pi;
+    if (frame.kind === "request") {
+      this.#options.log("restarting pi at a browser's request");
+      pi.restart().catch((error: unknown) => this.#options.log(`restart failed: ${String(error)}`));
+      return;
+    }
+    if (!pi.running) {
+      return client.sendFrame({
+        type: "error",
+        code: "pi_not_running",
+        message: "pi is not running, so the command was not sent; restart pi first",
+        command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
+      });
+    }
+    if (!pi.writeLine(frame.line) && !this.#stdinBlocked) {
+      this.#stdinBlocked = true;
+      this.hub.pauseReading();
+    }
+  }
+
+  #unblockStdin(): void {
+    if (!this.#stdinBlocked) return;
+    this.#stdinBlocked = false;
+    this.hub.resumeReading();
+  }
+}
