@@ -137,6 +137,8 @@ test("session settings change pi's queue modes and auto-compaction, set auto-ret
     await dialog.getByRole("textbox", { name: /Instructions/ }).fill("Keep the decisions");
     await dialog.getByRole("button", { name: "Compact now" }).click();
     await expect(dialog.getByRole("alert")).toContainText("Compaction failed: Nothing to compact");
+    // Shown once, where the person acted: not repeated in the global notifications.
+    await expect(page.getByLabel("Notifications").getByRole("alert")).toHaveCount(0);
 
     // Esc closes the popover and gives focus back to its button.
     await page.keyboard.press("Escape");

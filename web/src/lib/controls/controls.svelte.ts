@@ -25,6 +25,7 @@ export class ConversationControls {
   /** Levels pi offered, and the model (provider/id) they were asked for. */
   levels = $state<{ key: string | null; levels: ThinkingLevel[] } | null>(null);
   levelsLoading = $state(false);
+  levelsError = $state<string | null>(null);
   commands = $state<Data<RpcSlashCommand[]>>(null);
   commandsError = $state<string | null>(null);
   commandsLoading = $state(false);
@@ -120,6 +121,7 @@ export class ConversationControls {
     const response = await this.conn.call({ type: "get_available_thinking_levels" });
     if (seq !== this.#levelsSeq) return;
     this.levelsLoading = false;
+    this.levelsError = failureText(response);
     if (response.success && response.command === "get_available_thinking_levels") {
       this.levels = { key, levels: offeredLevels(response.data.levels) };
     }

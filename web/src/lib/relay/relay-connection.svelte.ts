@@ -27,7 +27,8 @@ export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "una
 export type HelloFrame = Extract<RelayFrame, { type: "hello" }>;
 
 /** Called with workspace-relative paths that changed on disk, or null for "possibly anything". */
-export type WorkspaceChangeListener = (paths: string[] | null) => void;
+/** `paths` null: anything may have changed. `git`: the repository moved (commit, checkout…), whatever the paths. */
+export type WorkspaceChangeListener = (paths: string[] | null, git: boolean) => void;
 
 /**
  * Every pi stdout record as it is reduced (replay included), and "reset" when
@@ -252,7 +253,8 @@ export class RelayConnection {
   /**
    * Subscribe to files changing on disk. `paths` are workspace-relative; null
    * means "anything may have changed" (after a (re)connect, when frames may
-   * have been missed). Returns the unsubscribe function.
+   * have been missed); `git` says the repository's HEAD or index moved.
+   * Returns the unsubscribe function.
    */
   onWorkspaceChanged(listener: WorkspaceChangeListener): () => void {
     this.#workspaceListeners.add(listener);
@@ -329,13 +331,17 @@ export class RelayConnection {
         this.#pushAlert(frame.level, "Relay", frame.message);
         return;
       case "workspace_changed":
-        this.#emitWorkspaceChanged(frame.paths);
+        this.#emitWorkspaceChanged(frame.paths, frame.git === true);
         return;
       case "error": {
         this.lastRelayError = frame;
         const refusedId = frame.command?.id;
         if (refusedId !== undefined && refusedId in this.session.pending) delete this.session.pending[refusedId];
-        if (refusedId !== undefined) this.#settleCall(refusedId, localFailure(frame.command?.type ?? "unknown", frame.message));
+        if (refusedId !== undefined && this.#calls.has(refusedId)) {
+          // Its caller shows the refusal where the person acted.
+          this.#settleCall(refusedId, localFailure(frame.command?.type ?? "unknown", frame.message));
+          return;
+        }
         const what = frame.command?.type ? ` (${frame.command.type})` : "";
         this.#pushAlert("error", `Relay refused a command${what}`, `${frame.message} [${frame.code}]`);
         return;
@@ -364,13 +370,13 @@ export class RelayConnection {
     this.replaying = true;
     this.#replayHeadMayBeCut = hello.replay.truncated;
     // Changes while we were away were not announced.
-    if (wasConnectedBefore) this.#emitWorkspaceChanged(null);
+    if (wasConnectedBefore) this.#emitWorkspaceChanged(null, true);
   }
 
-  #emitWorkspaceChanged(paths: string[] | null): void {
+  #emitWorkspaceChanged(paths: string[] | null, git: boolean): void {
     for (const listener of [...this.#workspaceListeners]) {
       try {
-        listener(paths);
+        listener(paths, git);
       } catch (error) {
         console.error("workspace_changed listener failed", error);
       }
@@ -418,11 +424,15 @@ export class RelayConnection {
     const pendingType =
       typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
 
+    // A response someone awaits via call() is shown by that caller, where the
+    // person acted; only failures nobody awaits go to the global alerts.
+    const awaited = record.type === "response" && typeof record.id === "string" && this.#calls.has(record.id);
+
     applyRecord(this.session, line.value);
     this.#emitRecord({ kind: "record", record: line.value, replaying: this.replaying });
-    if (record.type === "response" && typeof record.id === "string") this.#settleCall(record.id, line.value as RpcResponse);
+    if (awaited) this.#settleCall(record.id as string, line.value as RpcResponse);
 
-    if (this.session.failures.length > failuresBefore) {
+    if (this.session.failures.length > failuresBefore && !awaited) {
       const failure = this.session.failures.at(-1)!;
       const title = failure.command === "parse" ? "pi could not parse a command" : `“${failure.command}” failed`;
       this.#pushAlert("error", title, failure.error);
