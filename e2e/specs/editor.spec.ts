@@ -201,4 +201,11 @@ test("the Changes view lists modified files and opens a diff against HEAD", asyn
   await expect(diff).toBeVisible({ timeout: 30_000 });
   await expect(diff.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("warmly");
   await expect(diff.locator(".editor.original .view-lines:not(.line-delete)")).toContainText("Greets someone by name.");
+
+  // A commit made outside Pier changes no file, yet the view follows it:
+  // nothing is left to list, and HEAD's side of the open diff is the new text.
+  git("commit", "-q", "-am", "warmer greeting");
+  await expect(changes).toContainText("No changes against HEAD.");
+  await expect(item).toHaveCount(0);
+  await expect(diff.locator(".editor.original .view-lines:not(.line-delete)")).toContainText("warmly");
 });

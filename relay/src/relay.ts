@@ -11,6 +11,7 @@ import { sendStatusPage } from "./http-pages.ts";
 import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
 import { sendText, serveStatic } from "./static-files.ts";
+import { GitDirWatcher, locateGitDir } from "./workspace/git-dir-watcher.ts";
 import { GitFacts } from "./workspace/git-facts.ts";
 import { sendApiError } from "./workspace/json-http.ts";
 import { createWorkspaceApi } from "./workspace/workspace-api.ts";
@@ -52,11 +53,21 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   let port = options.port;
   const workspace = new WorkspaceFiles(options.launch.cwd);
-  const workspaceApi = createWorkspaceApi({ files: workspace, git: new GitFacts(workspace.paths), log: options.log });
+  const git = new GitFacts(workspace.paths);
+  const workspaceApi = createWorkspaceApi({ files: workspace, git, log: options.log });
+  const announceGitMoved = () => hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
+  const gitWatcher = new GitDirWatcher({
+    locate: async () => locateGitDir(() => git.gitDir(), await workspace.paths.rootReal()),
+    onChange: announceGitMoved,
+  });
   const watcher = new WorkspaceWatcher({
     root: options.launch.cwd,
     log: options.log,
     onChange: (paths) => hub.broadcastFrame({ type: "workspace_changed", paths }),
+    onGitFolder: () => {
+      announceGitMoved();
+      void gitWatcher.refresh();
+    },
   });
 
   const server = createServer((request, response) => {
@@ -148,6 +159,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   pi.start();
   // Not awaited: a large workspace's walk must not delay the URL.
   void watcher.start();
+  void gitWatcher.refresh();
 
   const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
@@ -158,6 +170,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     notice: (level, message) => hub.broadcastFrame({ type: "notice", level, message }),
     close: () => {
       watcher.close();
+      gitWatcher.close();
       return closeRelay(server, wss, hub, pi);
     },
   };

@@ -71,8 +71,13 @@ export type RelayFrame =
   | { type: "stderr"; line: string }
   | { type: "peers"; count: number }
   | { type: "notice"; level: "info" | "warning"; message: string }
-  /** Files under the workspace changed on disk (any cause); paths are workspace-relative, "/"-separated. */
-  | { type: "workspace_changed"; paths: string[] }
+  /**
+   * Files under the workspace changed on disk (any cause); paths are
+   * workspace-relative, "/"-separated. `git: true` (with `paths` maybe empty):
+   * the repository moved (commit, checkout, `git add`…), so its status and
+   * HEAD contents may differ even where no file did.
+   */
+  | { type: "workspace_changed"; paths: string[]; git?: true }
   | {
       type: "error";
       code: RelayErrorCode;

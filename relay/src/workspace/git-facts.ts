@@ -44,6 +44,13 @@ export class GitFacts {
     return { isRepo: true, branch, changes, ...(truncated ? { truncated } : {}) };
   }
 
+  /** The repository's git folder (absolute), or null when the workspace is not in a repository. */
+  async gitDir(): Promise<string | null> {
+    const rootReal = await this.#paths.rootReal();
+    const run = await this.#git(rootReal, ["rev-parse", "--absolute-git-dir"], 64 * 1024);
+    return run.ok ? run.stdout.toString("utf8").trim() || null : null;
+  }
+
   async head(pathInput: unknown): Promise<GitHeadResponse> {
     const path = validatePath(pathInput);
     const rootReal = await this.#paths.rootReal();

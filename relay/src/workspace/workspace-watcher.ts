@@ -31,6 +31,8 @@ export type WorkspaceWatcherOptions = {
   maxWaitMs?: number;
   maxPaths?: number;
   maxWatchedDirs?: number;
+  /** A ".git" appeared, changed or went at the workspace root (its contents are never reported). */
+  onGitFolder?: () => void;
 };
 
 const DEBOUNCE_MS = 100;
@@ -155,6 +157,7 @@ export class WorkspaceWatcher {
       const path = dirRel === "" ? name : `${dirRel}/${name}`;
       const segments = path.split("/");
       if (name === ".gitignore") this.#rules?.invalidate(dirRel);
+      if (path.toLowerCase() === ".git") this.#options.onGitFolder?.();
       if (path === "" || touchesGitDir(segments) || isTempName(name)) return;
       this.#pending.add(path);
       // Memory stays bounded even under a storm of distinct paths.

@@ -332,6 +332,19 @@ describe("workspace API", () => {
       }
     });
 
+    it("says the repository moved (git: true) on a commit that changes no file, in a repository made after startup", async () => {
+      // Let earlier git activity (the fixtures' commit) be announced first.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const seen = browser.frames.length;
+      git("commit", "-q", "--allow-empty", "-m", "nothing changed");
+      const frame = await browser.waitUntil(
+        () => browser.frames.slice(seen).find((candidate) => candidate.type === "workspace_changed" && candidate.git === true),
+        "a workspace_changed frame with git: true",
+        10_000,
+      );
+      expect(frame).toEqual({ type: "workspace_changed", paths: [], git: true });
+    }, 15_000);
+
     it("notices files in a folder created after startup", async () => {
       await mkdir(join(ws, "later"));
       await browser.waitForFrame("workspace_changed", (candidate) => candidate.paths.includes("later"), 10_000);

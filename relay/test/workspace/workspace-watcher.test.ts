@@ -46,6 +46,19 @@ describe("WorkspaceWatcher", () => {
     expect(batches).toEqual([["a.ts", "src/b.ts"]]);
   });
 
+  it("tells when a .git folder goes or appears at the root, without reporting it as a path", async () => {
+    let gitFolderEvents = 0;
+    watcher = new WorkspaceWatcher({ root, log: () => {}, onChange: (paths) => batches.push(paths), onGitFolder: () => gitFolderEvents++ });
+    await watcher.start();
+    await rm(join(root, ".git"), { recursive: true });
+    await until(() => gitFolderEvents > 0);
+    await mkdir(join(root, ".git"));
+    await until(() => gitFolderEvents > 1);
+    await writeFile(join(root, "seen.txt"), "x");
+    await until(() => batches.flat().includes("seen.txt"));
+    expect(batches.flat()).toEqual(["seen.txt"]);
+  });
+
   it("collapses more paths than a frame names into the root path", async () => {
     watcher = new WorkspaceWatcher({ root, log: () => {}, onChange: (paths) => batches.push(paths), maxPaths: 3 });
     await watcher.start();

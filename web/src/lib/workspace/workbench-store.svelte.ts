@@ -178,7 +178,7 @@ export class WorkbenchStore {
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    connection.onWorkspaceChanged((paths) => this.#onDiskChange(paths));
+    connection.onWorkspaceChanged((paths, git) => this.#onDiskChange(paths, git));
     if (this.explorerOpen) void this.loadTree();
   }
 
@@ -622,7 +622,7 @@ export class WorkbenchStore {
 
   // ── disk changes ──────────────────────────────────────────────────────
 
-  #onDiskChange(paths: string[] | null): void {
+  #onDiskChange(paths: string[] | null, git: boolean): void {
     const changed = paths?.map(normalizePath) ?? null;
     const touches = (path: string) =>
       changed === null || changed.some((p) => p === path || p === "" || path.startsWith(`${p}/`) || p.startsWith(`${path}/`));
@@ -630,7 +630,8 @@ export class WorkbenchStore {
     if (this.treeStatus !== "idle" || this.gitStatus !== "idle") this.#scheduleListingRefresh();
     for (const path of Object.keys(this.docs)) if (touches(path)) void this.#refreshDocument(path);
     for (const diff of Object.values(this.diffs)) {
-      if (diff.source === "git" && touches(diff.path)) void this.#loadGitDiff(diff.key, diff.path);
+      // A commit or checkout changes the HEAD side of every diff against HEAD.
+      if (diff.source === "git" && (git || touches(diff.path))) void this.#loadGitDiff(diff.key, diff.path);
     }
   }
 
