@@ -62,6 +62,12 @@ test("a 2,000-message session opens at its end with only a window of messages in
   expect(inDom).toBeLessThan(100);
   await expect(conversation(page).getByText("Question 1:", { exact: false })).toHaveCount(0);
 
+  // A thought opened near the end (answer 996 has one)…
+  const thoughtful = conversation(page).getByRole("article", { name: "pi" }).filter({ hasText: `Answer ${MESSAGES / 2 - 4}.` });
+  const thought = thoughtful.getByText(`Step ${MESSAGES / 2 - 4}: the user wants the short version.`);
+  await thoughtful.locator("summary", { hasText: "Thought" }).click();
+  await expect(thought).toBeVisible();
+
   // Scrolling (the wheel, as a person would) reaches the very first message.
   await conversation(page).hover();
   const firstQuestion = conversation(page).getByText("Question 1: how does step 1 of the refactor work?");
@@ -106,6 +112,8 @@ test("a 2,000-message session opens at its end with only a window of messages in
   await expect(lastAnswer).toContainText(`Answer ${MESSAGES / 2}.`);
   await expect(lastAnswer).toBeInViewport();
   await expect(jump).toBeHidden();
+  // …is still open after its row left the DOM and came back.
+  await expect(thought).toBeVisible();
 });
 
 test("a new prompt in a long session streams and the transcript follows it", async ({ page, pier }) => {
