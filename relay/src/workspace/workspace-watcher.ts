@@ -92,32 +92,19 @@ export class WorkspaceWatcher {
     this.#pending.clear();
   }
 
-  /** Watches `dirRel` and the folders under it that are neither ignored nor links. */
-  async #watchTree(dirRel: string): Promise<void> {
+  /**
+   * Watches `dirRel` and the folders under it that are neither ignored nor
+   * links. `rescan` also walks folders already watched, to find ones a
+   * changed .gitignore no longer ignores.
+   */
+  async #watchTree(dirRel: string, rescan = false): Promise<void> {
     const queue = [dirRel];
     while (queue.length > 0 && !this.#closed && !this.#failed) {
       const current = queue.shift()!;
-      if (this.#watchers.has(current)) continue;
-      if (this.#watchers.size >= this.#maxWatchedDirs) {
-        if (!this.#limitLogged) {
-          this.#limitLogged = true;
-          this.#options.log(`watching only the first ${this.#maxWatchedDirs} folders of the workspace for changes`);
-        }
-        return;
-      }
-      const absolute = join(this.#rootReal, current);
-      try {
-        const watcher = watch(absolute, { persistent: false }, (_event, filename) => this.#onEvent(current, filename));
-        watcher.on("error", () => this.#unwatch(current));
-        this.#watchers.set(current, watcher);
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === "ENOENT" || code === "ENOTDIR" || code === "EACCES") continue;
-        return this.#fail(error);
-      }
+      if (this.#watchers.has(current) ? !rescan : !this.#watch(current)) continue;
       let dirents: Dirent[];
       try {
-        dirents = await readdir(absolute, { withFileTypes: true });
+        dirents = await readdir(join(this.#rootReal, current), { withFileTypes: true });
       } catch {
         continue;
       }
@@ -127,6 +114,27 @@ export class WorkspaceWatcher {
         if (await this.#rules!.isIgnoredEntry(rel, true)) continue;
         queue.push(rel);
       }
+    }
+  }
+
+  /** Starts watching one folder; false when it cannot be (gone, not a folder, no access, the limit). */
+  #watch(dirRel: string): boolean {
+    if (this.#watchers.size >= this.#maxWatchedDirs) {
+      if (!this.#limitLogged) {
+        this.#limitLogged = true;
+        this.#options.log(`watching only the first ${this.#maxWatchedDirs} folders of the workspace for changes`);
+      }
+      return false;
+    }
+    try {
+      const watcher = watch(join(this.#rootReal, dirRel), { persistent: false }, (_event, filename) => this.#onEvent(dirRel, filename));
+      watcher.on("error", () => this.#unwatch(dirRel));
+      this.#watchers.set(dirRel, watcher);
+      return true;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES") this.#fail(error);
+      return false;
     }
   }
 
@@ -188,6 +196,8 @@ export class WorkspaceWatcher {
     if (overflow) return this.#emit([WORKSPACE_ROOT_PATH]);
     const shown: string[] = [];
     for (const path of paths) {
+      // A changed .gitignore may un-ignore folders under it: watch those too.
+      if (path === ".gitignore" || path.endsWith("/.gitignore")) void this.#watchTree(path.slice(0, -".gitignore".length).replace(/\/$/, ""), true);
       const kind = await this.#kind(path);
       if (kind === "gone" && this.#watchers.has(path)) this.#unwatch(path);
       if (await this.#rules!.isIgnored(path, kind === "dir")) continue;

@@ -59,6 +59,17 @@ describe("WorkspaceWatcher", () => {
     expect(batches.flat()).toEqual(["seen.txt"]);
   });
 
+  it("starts watching folders that an edited .gitignore no longer ignores", async () => {
+    watcher = new WorkspaceWatcher({ root, log: () => {}, onChange: (paths) => batches.push(paths) });
+    await watcher.start();
+    expect(watcher.watchedDirs).toBe(2);
+    await writeFile(join(root, ".gitignore"), "*.log\n");
+    await until(() => batches.flat().includes(".gitignore"));
+    await until(() => watcher.watchedDirs === 4); // + node_modules and node_modules/x
+    await writeFile(join(root, "node_modules", "x", "i.js"), "x");
+    await until(() => batches.flat().includes("node_modules/x/i.js"));
+  });
+
   it("collapses more paths than a frame names into the root path", async () => {
     watcher = new WorkspaceWatcher({ root, log: () => {}, onChange: (paths) => batches.push(paths), maxPaths: 3 });
     await watcher.start();
