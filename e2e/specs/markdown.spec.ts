@@ -114,3 +114,31 @@ test("a benign markdown answer shows headings, bold, lists, code and tables", as
   await expect(docs).toHaveAttribute("target", "_blank");
   await expect(docs).toHaveAttribute("rel", "noopener noreferrer nofollow");
 });
+
+test("a code block and a whole answer can be copied", async ({ page, pier, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(pier.url).origin });
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  await page.goto(pier.url);
+  await sendPrompt(page, "Try to hack me");
+  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Done.");
+  await sendPrompt(page, "Now something nice");
+  const answer = conversation(page).getByRole("article", { name: "pi" }).last();
+  await expect(answer).toContainText("See the docs");
+  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+
+  // The code block's button copies the code, not the button's own label.
+  await answer.locator("pre").hover();
+  const copyCode = answer.getByRole("button", { name: "Copy code" });
+  await expect(copyCode).toBeVisible();
+  await copyCode.click();
+  await expect(copyCode).toHaveText("Copied");
+  expect(await clipboard()).toBe("const answer = 42;");
+  await expect(copyCode).toHaveText("Copy");
+
+  // The answer's button copies what pi wrote: the Markdown source.
+  await answer.getByRole("button", { name: "Copy answer" }).click();
+  await expect(answer.getByRole("button", { name: "Copy answer" })).toHaveText("Copied");
+  const copied = await clipboard();
+  expect(copied).toMatch(/^## A benign answer\n\nSome \*\*bold text\*\*/);
+  expect(copied).toContain("```js\nconst answer = 42;\n```");
+});
