@@ -97,6 +97,16 @@ test("the thinking selector offers only the model's levels and sets the one chos
     // A change made elsewhere (thinking_level_changed) shows up here.
     await ask(pi, { type: "set_thinking_level", level: "minimal" });
     await expect(thinking(page)).toHaveValue("minimal");
+
+    // Alt+T (cycle_thinking_level): pi picks the next offered level, the page says which.
+    const next = levels[(levels.indexOf("minimal") + 1) % levels.length]!;
+    await page.getByRole("textbox", { name: "Prompt" }).focus();
+    await page.keyboard.press("Alt+t");
+    await expect.poll(async () => (await piState(pi)).thinkingLevel).toBe(next);
+    await expect(thinking(page)).toHaveValue(next);
+    await expect(page.getByRole("status").filter({ hasText: `Thinking level: ${next}` })).toBeVisible();
+    // The shortcut typed nothing into the prompt.
+    await expect(page.getByRole("textbox", { name: "Prompt" })).toHaveValue("");
   } finally {
     await pi.close();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { filterModels, groupByProvider, isCycleModelShortcut, modelKey, offeredLevels, thinkingLabel } from "../src/lib/controls/model-list.ts";
+import { filterModels, groupByProvider, isCycleModelShortcut, isCycleThinkingShortcut, modelKey, offeredLevels, thinkingLabel } from "../src/lib/controls/model-list.ts";
 import { restoreQueuedText } from "../src/lib/controls/queue.ts";
 
 const models = [
@@ -55,6 +55,12 @@ describe("cycle shortcut", () => {
     expect(isCycleModelShortcut(key({ altKey: true, shiftKey: true }))).toBe(false);
     expect(isCycleModelShortcut(key({ altKey: true, repeat: true }))).toBe(false);
     expect(isCycleModelShortcut(key({ altKey: true, code: "KeyN" }))).toBe(false);
+  });
+  test("Alt+T by physical key only", () => {
+    expect(isCycleThinkingShortcut(key({ altKey: true, code: "KeyT" }))).toBe(true);
+    expect(isCycleThinkingShortcut(key({ altKey: true }))).toBe(false);
+    expect(isCycleThinkingShortcut(key({ code: "KeyT" }))).toBe(false);
+    expect(isCycleThinkingShortcut(key({ altKey: true, metaKey: true, code: "KeyT" }))).toBe(false);
   });
 });
 

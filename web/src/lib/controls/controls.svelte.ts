@@ -172,6 +172,15 @@ export class ConversationControls {
     return { error: null, note: null, model: data.model };
   }
 
+  /** The model's next thinking level (pi picks it among the offered ones); level null: the model has none. */
+  async cycleThinkingLevel(): Promise<{ error: string | null; level: ThinkingLevel | null }> {
+    const response = await this.conn.call({ type: "cycle_thinking_level" });
+    const error = failureText(response);
+    if (error !== null) return { error, level: null };
+    const data = response.success && response.command === "cycle_thinking_level" ? response.data : null;
+    return { error: null, level: data?.level ?? null };
+  }
+
   async setThinkingLevel(level: ThinkingLevel): Promise<string | null> {
     if (!this.currentLevels.includes(level)) return `This model does not offer the “${level}” thinking level.`;
     return failureText(await this.conn.call({ type: "set_thinking_level", level }));

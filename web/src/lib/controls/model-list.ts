@@ -50,11 +50,24 @@ export function thinkingLabel(level: ThinkingLevel): string {
 
 /** The key that switches to the next model (cycle_model), as shown in tooltips. */
 export const CYCLE_MODEL_SHORTCUT = "Alt+M";
+/** The key that switches to the model's next thinking level (cycle_thinking_level). */
+export const CYCLE_THINKING_SHORTCUT = "Alt+T";
+
+type ShortcutKey = Pick<KeyboardEvent, "altKey" | "ctrlKey" | "metaKey" | "shiftKey" | "code" | "repeat">;
 
 /**
  * Whether a keydown is Alt+M. Matches the physical key (`code`), since on
  * macOS Option+M types "µ"; browsers bind neither Alt+M nor Option+M.
  */
-export function isCycleModelShortcut(event: Pick<KeyboardEvent, "altKey" | "ctrlKey" | "metaKey" | "shiftKey" | "code" | "repeat">): boolean {
-  return event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.code === "KeyM" && !event.repeat;
+export function isCycleModelShortcut(event: ShortcutKey): boolean {
+  return isAltKey(event, "KeyM");
+}
+
+/** Whether a keydown is Alt+T (by physical key, as above). */
+export function isCycleThinkingShortcut(event: ShortcutKey): boolean {
+  return isAltKey(event, "KeyT");
+}
+
+function isAltKey(event: ShortcutKey, code: string): boolean {
+  return event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.code === code && !event.repeat;
 }
