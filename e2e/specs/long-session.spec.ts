@@ -153,3 +153,51 @@ test("a new prompt in a long session streams and the transcript follows it", asy
   await expect.poll(() => distanceFromBottom(page)).toBeLessThan(48);
   expect(await conversation(page).locator("article").count()).toBeLessThan(100);
 });
+
+test("Ctrl+F finds text in messages that are not rendered, and steps through the matches", async ({ page, pier }) => {
+  test.setTimeout(90_000);
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText(`Answer ${MESSAGES / 2}.`);
+  const early = conversation(page).getByText("Question 3: how does step 3 of the refactor work?");
+  await expect(early).toHaveCount(0); // far above: not in the DOM
+
+  await page.getByRole("textbox", { name: "Prompt" }).focus();
+  await page.keyboard.press("Control+f");
+  const find = page.getByRole("searchbox", { name: "Find in conversation" });
+  await expect(find).toBeFocused();
+  await find.fill("question 3: how");
+  const count = page.getByRole("search", { name: "Find in conversation" }).getByRole("status");
+  await expect(count).toHaveText("1 of 1");
+  await expect(early).toBeInViewport();
+  // The match itself is marked (a CSS highlight over the rendered text).
+  await expect.poll(() => page.evaluate(() => CSS.highlights.get("pier-find-current")?.size ?? 0)).toBe(1);
+  // Reading an old match: the transcript stopped following.
+  await expect(page.getByRole("button", { name: "Scroll to latest" })).toBeVisible();
+
+  // Many matches: Enter goes down, Shift+Enter back up, wrapping around.
+  await find.fill("Please keep the answer short");
+  await expect(count).toHaveText(/^\d+ of 333$/);
+  const at = async () => Number((await count.textContent())!.split(" ")[0]);
+  const first = await at();
+  await find.press("Enter");
+  await expect.poll(at).toBe(first + 1);
+  await find.press("Shift+Enter");
+  await expect.poll(at).toBe(first);
+  const shown = conversation(page).locator("[data-find-current]");
+  await expect(shown).toHaveCount(1);
+  await expect(shown).toBeInViewport();
+  await expect(shown).toContainText("Please keep the answer short");
+
+  await find.fill("no such words anywhere");
+  await expect(count).toHaveText("No matches");
+
+  // Esc closes the find bar (and is not the agent's Esc); focus goes back.
+  await find.press("Escape");
+  await expect(find).toBeHidden();
+  await expect(page.getByRole("textbox", { name: "Prompt" })).toBeFocused();
+  expect(await page.evaluate(() => CSS.highlights.has("pier-find"))).toBe(false);
+  expect(errors).toEqual([]);
+});

@@ -15,6 +15,7 @@ export function addCodeCopyButtons(root: HTMLElement): void {
     button.className = "md-copy";
     button.textContent = "Copy";
     button.setAttribute("aria-label", "Copy code");
+    button.dataset.findSkip = "";
     pre.append(button);
   }
 }
