@@ -90,14 +90,20 @@ test("an answer full of XSS payloads renders as inert markdown", async ({ page, 
   expect(csp).toEqual([]);
 });
 
-test("a benign markdown answer shows headings, bold, lists, code and tables", async ({ page, pier }) => {
-  await page.goto(pier.url);
+/** The scenario's second answer (the first is the XSS one), once complete. */
+async function benignAnswer(page: Page, url: string): Promise<Locator> {
+  await page.goto(url);
   await sendPrompt(page, "Try to hack me");
   await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Done.");
   await sendPrompt(page, "Now something nice");
   const answer = conversation(page).getByRole("article", { name: "pi" }).last();
   await expect(answer).toContainText("See the docs");
   await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+  return answer;
+}
+
+test("a benign markdown answer shows headings, bold, lists, code and tables", async ({ page, pier }) => {
+  const answer = await benignAnswer(page, pier.url);
 
   await expect(answer.getByRole("heading", { name: "A benign answer" })).toBeVisible();
   await expect(answer.locator("strong")).toHaveText("bold text");
@@ -118,13 +124,7 @@ test("a benign markdown answer shows headings, bold, lists, code and tables", as
 test("a code block and a whole answer can be copied", async ({ page, pier, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(pier.url).origin });
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
-  await page.goto(pier.url);
-  await sendPrompt(page, "Try to hack me");
-  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Done.");
-  await sendPrompt(page, "Now something nice");
-  const answer = conversation(page).getByRole("article", { name: "pi" }).last();
-  await expect(answer).toContainText("See the docs");
-  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+  const answer = await benignAnswer(page, pier.url);
 
   // The code block's button copies the code, not the button's own label.
   await answer.locator("pre").hover();
