@@ -264,6 +264,40 @@ describe("conversation reducer against real pi", () => {
     expect(state.markers.at(-1)).toMatchObject({ kind: "compaction", beforeIndex: summaryAt + 1 });
   });
 
+  it("a new session after a retried answer", async () => {
+    const scenario: Scenario = {
+      name: "new-session",
+      pace: FAST,
+      rules: [
+        { when: { text: "retry me" }, turns: [{ failFirst: [[{ kind: "httpError", status: 500, message: "Internal server error" }]], steps: [text("Recovered.")] }] },
+      ],
+      fallback: one("Fresh start."),
+    };
+    const s = await startSession(scenario, FAST_RETRY, cleanups);
+    let from = s.pi.records.length;
+    await s.prompt("retry me");
+    await s.settled(from);
+    const before = (await s.send({ type: "get_state" })).data;
+    expect(s.reduce().markers.length).toBeGreaterThan(0);
+
+    expect(await s.send({ type: "new_session" })).toMatchObject({ success: true, data: { cancelled: false } });
+    // The old conversation is gone at once (markers and tool state with it), and
+    // the reducer asks for the new session's messages.
+    const switched = s.reduce();
+    expect(switched.messages).toEqual([]);
+    expect(switched.markers).toEqual([]);
+    expect(switched.needsMessages).toBe(true);
+    expect(await s.resyncIfAsked()).toBe(true);
+
+    from = s.pi.records.length;
+    await s.prompt("hello again");
+    await s.settled(from);
+    const { state, piState } = await expectReducerMatchesPi(s, "new-session");
+    expect(piState.sessionId).not.toBe(before.sessionId);
+    expect(state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(state.markers).toEqual([]);
+  });
+
   it("an RPC bash command", async () => {
     const scenario: Scenario = { name: "rpc-bash", pace: FAST, rules: [], fallback: one("Saw it.") };
     const s = await startSession(scenario, undefined, cleanups);

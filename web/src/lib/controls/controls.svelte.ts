@@ -82,24 +82,29 @@ export class ConversationControls {
         if (!this.ready || key === null) return;
         if (this.levels?.key !== key) void this.loadLevels();
       });
-      // Stats: once ready, after every settled run, after a compaction, after a model change.
+      // Stats: once ready, after every settled run, after a compaction, after
+      // a model change, and for another session.
       let lastStatus = this.conn.session.status;
       let lastCompacting = this.conn.session.isCompacting;
       let lastKey: string | null = null;
+      let lastSessionId = this.conn.session.sessionId;
       $effect(() => {
         const ready = this.ready;
         const status = this.conn.session.status;
         const compacting = this.conn.session.isCompacting;
         const key = modelKey(this.conn.session.model);
+        const sessionId = this.conn.session.sessionId;
         const settled = lastStatus === "streaming" && status === "idle";
         const compacted = lastCompacting && !compacting;
         if (status === "streaming" && lastStatus !== "streaming") this.#runBaselineUsage = this.conn.session.lastUsage;
         const modelChanged = key !== lastKey;
+        const otherSession = sessionId !== lastSessionId;
+        lastSessionId = sessionId;
         lastStatus = status;
         lastCompacting = compacting;
         lastKey = key;
         if (!ready) return;
-        if (settled || compacted || modelChanged || this.stats === null) void this.loadStats();
+        if (settled || compacted || modelChanged || otherSession || this.stats === null) void this.loadStats();
       });
     });
   }
@@ -216,6 +221,19 @@ export class ConversationControls {
     void this.loadStats();
     const data = response.success && response.command === "compact" ? response.data : null;
     return { error: null, tokensBefore: data?.tokensBefore, estimatedTokensAfter: data?.estimatedTokensAfter };
+  }
+
+  /** A fresh session (pi keeps the current one on disk). `cancelled`: an extension kept the current one. */
+  async newSession(): Promise<{ error: string | null; cancelled: boolean }> {
+    const response = await this.conn.call({ type: "new_session" });
+    const error = failureText(response);
+    if (error !== null) return { error, cancelled: false };
+    const data = response.success && response.command === "new_session" ? response.data : null;
+    return { error: null, cancelled: data?.cancelled === true };
+  }
+
+  async setSessionName(name: string): Promise<string | null> {
+    return this.#andRefreshState(await this.conn.call({ type: "set_session_name", name }));
   }
 
   async abortRetry(): Promise<string | null> {

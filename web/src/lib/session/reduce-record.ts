@@ -37,6 +37,7 @@ import {
   MAX_ENTRIES,
   MAX_FAILURES,
   MAX_INVALID_LINES,
+  startAnotherSession,
   type SessionState,
 } from "./session-state.ts";
 
@@ -259,6 +260,12 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
   switch (response.command) {
     case "get_state":
       if (data) applySessionState(state, data as unknown as RpcSessionState);
+      return;
+    case "new_session":
+    case "switch_session":
+    case "fork":
+    case "clone":
+      if (data?.cancelled !== true) startAnotherSession(state);
       return;
     case "set_model":
       if (data) state.model = data as unknown as Model;

@@ -294,6 +294,33 @@ export function createSessionState(): SessionState {
   };
 }
 
+/**
+ * pi moved to another session (new_session, switch_session, fork, clone):
+ * what belonged to the old conversation goes; pi's model, settings,
+ * extension UI, commands in flight and the error history stay. The transcript
+ * is rebuilt from get_messages (needsMessages), since a switched-to session
+ * already has messages the stream never carried.
+ */
+export function startAnotherSession(state: SessionState): void {
+  const fresh = createSessionState();
+  state.messages = fresh.messages;
+  state.stream = null;
+  state.openMessageIndex = null;
+  state.toolResultIndex = {};
+  state.isCompacting = false;
+  state.compaction = fresh.compaction;
+  state.retry = null;
+  state.summarizationRetry = null;
+  state.turn = null;
+  state.markers = [];
+  state.entries = [];
+  state.clearedQueue = null;
+  state.lastUsage = null;
+  state.tools = {};
+  state.queue = fresh.queue;
+  state.needsMessages = true;
+}
+
 /** Back to a fresh state in place (a new pi child): the proxy stays the same object. */
 export function resetSessionState(state: SessionState): void {
   Object.assign(state, createSessionState());
