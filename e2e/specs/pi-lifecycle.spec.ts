@@ -14,10 +14,19 @@ test("when pi dies the page says so, and Restart pi brings a working pi back", a
   await expect(banner).toBeVisible();
   await expect(banner).toContainText("SIGKILL");
 
-  await banner.getByRole("button", { name: "Restart pi" }).click();
-  await expect(banner).toBeHidden();
+  // A prompt sent while pi is down is kept, said to be waiting, and goes out
+  // once pi is back.
   const prompt = page.getByRole("textbox", { name: "Prompt" });
   await prompt.fill("Are you back?");
   await prompt.press("Enter");
+  const waiting = page.getByRole("status").filter({ hasText: "Sends as soon as pi is reachable" });
+  await expect(waiting).toBeVisible();
+  await expect(prompt).toHaveValue("Are you back?");
+
+  await banner.getByRole("button", { name: "Restart pi" }).click();
+  await expect(banner).toBeHidden();
+  await expect(page.getByRole("log", { name: "Conversation" }).getByRole("article", { name: "You" })).toContainText("Are you back?");
   await expect(page.getByRole("log", { name: "Conversation" })).toContainText("Hello from the scripted model!");
+  await expect(waiting).toBeHidden();
+  await expect(prompt).toHaveValue("");
 });
