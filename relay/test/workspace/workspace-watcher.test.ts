@@ -14,7 +14,7 @@ const until = async (check: () => boolean, ms = 5000) => {
   }
 };
 
-describe("WorkspaceWatcher", () => {
+describe("WorkspaceWatcher", { timeout: 20_000 }, () => {
   let root: string;
   let batches: string[][];
   let watcher: WorkspaceWatcher;
