@@ -3,3 +3,4 @@ export * from "./relay-frames.ts";
 export * from "./pi/index.ts";
 export * from "./command-guard.ts";
 export * from "./workspace-api.ts";
+export * from "./sessions-api.ts";

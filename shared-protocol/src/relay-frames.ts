@@ -4,6 +4,8 @@
 // text frames only: a pi command (one JSON object, no raw newline) or one of
 // the `RelayRequest` objects, whose types all start with "pier.".
 
+import type { SessionsInfo } from "./sessions-api.ts";
+
 export const RELAY_PROTOCOL_VERSION = 1;
 
 /** Path of the WebSocket endpoint (the secret never appears in it). */
@@ -44,7 +46,11 @@ export type RelayErrorCode =
   | "invalid_command"
   | "unknown_request"
   | "pi_not_running"
-  | "too_slow";
+  | "too_slow"
+  /** A command names a file the relay does not let pi open or write (switch_session, export_html). */
+  | "path_refused"
+  /** A relay request could not be carried out (e.g. restarting pi on a session file that is not allowed). */
+  | "request_failed";
 
 export type RelayFrame =
   | {
@@ -64,6 +70,8 @@ export type RelayFrame =
       recentStderr: string[];
       peers: number;
       limits: { maxCommandBytes: number };
+      /** pi's session folder and the relay's export folder; null when sessions are not saved (`--no-session`). */
+      sessions: SessionsInfo | null;
     }
   | { type: "replay_end" }
   | { type: "child_started"; child: ChildStatus }
@@ -78,6 +86,8 @@ export type RelayFrame =
    * HEAD contents may differ even where no file did.
    */
   | { type: "workspace_changed"; paths: string[]; git?: true }
+  /** Session files appeared, grew or went away: a session list on screen should be fetched again. */
+  | { type: "sessions_changed" }
   | {
       type: "error";
       code: RelayErrorCode;
@@ -89,8 +99,12 @@ export type RelayFrame =
 export type RelayFrameType = RelayFrame["type"];
 
 export type RelayRequest =
-  /** Start pi again (ends the running child first, if any). */
-  { type: "pier.restart_pi" };
+  /**
+   * Start pi again (ends the running child first, if any). With
+   * `sessionFile` (the session the browser was on, from get_state) pi
+   * reopens that session, so nothing is stranded by a crash.
+   */
+  { type: "pier.restart_pi"; sessionFile?: string };
 
 export const RELAY_REQUEST_TYPES: readonly RelayRequest["type"][] = ["pier.restart_pi"];
 
