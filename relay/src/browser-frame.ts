@@ -13,7 +13,7 @@ import {
 
 export type BrowserFrame =
   /** Forward `line` (the frame's own bytes, unchanged) plus "\n" to pi. */
-  | { kind: "command"; line: Buffer; type: string; id?: string }
+  | { kind: "command"; line: Buffer; type: string; id?: string; command: Readonly<Record<string, unknown>> }
   | { kind: "request"; request: RelayRequest }
   | { kind: "refused"; code: RelayErrorCode; message: string; command?: { type?: string; id?: string } };
 
@@ -36,11 +36,29 @@ export function classifyBrowserFrame(data: Buffer, maxBytes = MAX_COMMAND_BYTES)
   if (label.type?.startsWith(RELAY_REQUEST_PREFIX)) {
     const known = RELAY_REQUEST_TYPES.find((type) => type === label.type);
     if (!known) return refuse("unknown_request", `unknown relay request "${label.type}"`, label);
-    return { kind: "request", request: { type: known } };
+    return readRequest(value as Record<string, unknown>, label);
   }
   const verdict = validateCommand(value);
   if (!verdict.ok) return refuse("invalid_command", verdict.error, label);
-  return { kind: "command", line: data, type: label.type!, ...(label.id !== undefined ? { id: label.id } : {}) };
+  return {
+    kind: "command",
+    line: data,
+    type: label.type!,
+    ...(label.id !== undefined ? { id: label.id } : {}),
+    command: value as Record<string, unknown>,
+  };
+}
+
+const MAX_PATH_LENGTH = 4096;
+
+/** The fields of a known relay request, checked like a command's. */
+function readRequest(value: Record<string, unknown>, label: { type?: string; id?: string }): BrowserFrame {
+  const sessionFile = value["sessionFile"];
+  if (sessionFile === undefined) return { kind: "request", request: { type: "pier.restart_pi" } };
+  if (typeof sessionFile !== "string" || sessionFile === "" || sessionFile.length > MAX_PATH_LENGTH || sessionFile.includes("\0")) {
+    return refuse("invalid_command", `pier.restart_pi.sessionFile must be a file path (a non-empty string of at most ${MAX_PATH_LENGTH} characters)`, label);
+  }
+  return { kind: "request", request: { type: "pier.restart_pi", sessionFile } };
 }
 
 function describe(value: unknown): { type?: string; id?: string } {

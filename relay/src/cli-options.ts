@@ -3,6 +3,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { sessionSelectorIn, type SessionChoice } from "./sessions/session-args.ts";
 
 export const USAGE = `Usage: pier [options] [-- <pi arguments>]
 
@@ -17,6 +18,8 @@ Options:
                        scratch copy of a sample project (never your files)
   --demo-scenario FILE play this scenario file with the demo model instead of the tour
   --no-demo-fallback   never fall back to the demo model when pi has no usable model
+  --new-session        start a new session instead of continuing the workspace's most recent one
+  --session FILE       open this session file (a .jsonl in pi's session folder)
   --open               open the URL in your default browser
   --pi PATH            run this pi CLI instead of the bundled pi 0.87.1
                        (a .js file runs with this Node; anything else is executed)
@@ -35,6 +38,8 @@ export type CliOptions = {
   demo: boolean;
   demoScenario: string | null;
   demoFallback: boolean;
+  /** Which session pi opens: by default the workspace's most recent one (pi's --continue). */
+  session: SessionChoice;
   open: boolean;
   pi: string | null;
   replayBytes: number;
@@ -62,6 +67,8 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
         demo: { type: "boolean" },
         "demo-scenario": { type: "string" },
         "no-demo-fallback": { type: "boolean" },
+        "new-session": { type: "boolean" },
+        session: { type: "string" },
         open: { type: "boolean" },
         pi: { type: "string" },
         "replay-bytes": { type: "string" },
@@ -77,6 +84,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
   }
   if (piArgs.includes("--mode")) throw new CliError("pier always runs pi with --mode rpc; do not pass --mode to pi");
+  const session = sessionChoice(values["new-session"] ?? false, values.session, piArgs, baseDir);
   return {
     cwd: resolve(baseDir, values.cwd ?? "."),
     port: parseInteger(values.port ?? "0", "--port", 0, 65535),
@@ -84,6 +92,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     demo: values.demo ?? false,
     demoScenario: values["demo-scenario"] ? resolve(baseDir, values["demo-scenario"]) : null,
     demoFallback: !(values["no-demo-fallback"] ?? false),
+    session,
     open: values.open ?? false,
     pi: values.pi ? resolve(baseDir, values.pi) : null,
     replayBytes: parseInteger(values["replay-bytes"] ?? String(8 * 1024 * 1024), "--replay-bytes", 64 * 1024, 1024 ** 3),
@@ -91,6 +100,19 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     help: values.help ?? false,
     version: values.version ?? false,
   };
+}
+
+function sessionChoice(newSession: boolean, file: string | undefined, piArgs: readonly string[], baseDir: string): SessionChoice {
+  if (newSession && file !== undefined) throw new CliError("choose either --new-session or --session FILE, not both");
+  const piSelector = sessionSelectorIn(piArgs);
+  if (piSelector !== null && (newSession || file !== undefined)) {
+    throw new CliError(`pi's own ${piSelector} (after --) already chooses the session; drop it or pier's ${newSession ? "--new-session" : "--session"}`);
+  }
+  if (file !== undefined) {
+    if (file.trim() === "") throw new CliError("--session needs the path of a session file");
+    return { kind: "file", path: resolve(baseDir, file) };
+  }
+  return newSession ? { kind: "new" } : { kind: "resume" };
 }
 
 function parseInteger(text: string, name: string, min: number, max: number): number {

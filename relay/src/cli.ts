@@ -11,6 +11,7 @@ import { probeModel } from "./model-probe.ts";
 import { defaultPiCliPath } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
 import { startRelay } from "./relay.ts";
+import { piArgsFor, withoutSessionSelectors } from "./sessions/session-args.ts";
 import { RELAY_VERSION } from "./version.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -41,13 +42,16 @@ async function run(options: CliOptions): Promise<void> {
   if (!isLoopback(options.host)) {
     log(`WARNING: listening on ${options.host}, not loopback. Anyone who can reach this address and obtains the URL can run shell commands as you through pi.`);
   }
+  if (options.session.kind === "file" && !(await isFile(options.session.path))) {
+    throw new Error(`--session ${options.session.path}: no such session file`);
+  }
   const userLaunch = piLaunch(options, options.cwd, process.env);
   let demo: DemoModel | null = null;
   let demoInfo: DemoInfo | null = null;
   if (options.demo) {
     demo = await startDemoModel(options.demoScenario);
     demoInfo = { reason: "requested", projectDir: demo.projectDir };
-  } else if (options.demoFallback && (await probeModel(userLaunch)) === "no_model") {
+  } else if (options.demoFallback && (await probeModel(probeLaunch(userLaunch))) === "no_model") {
     demo = await startDemoModel(options.demoScenario);
     demoInfo = { reason: "no_model", projectDir: demo.projectDir };
     process.stdout.write(
@@ -63,6 +67,7 @@ async function run(options: CliOptions): Promise<void> {
     demo: demoInfo,
     webRoot: WEB_ROOT,
     replayBytes: options.replayBytes,
+    explicitSessionFile: options.session.kind === "file" ? options.session.path : null,
     log,
   });
   // The one line a script (or a person) needs; the secret is printed nowhere else.
@@ -89,10 +94,23 @@ async function run(options: CliOptions): Promise<void> {
 function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {
   const program = options.pi ?? defaultPiCliPath();
   const runWithNode = /\.[cm]?js$/.test(program);
-  const args = ["--mode", "rpc", ...options.piArgs];
+  const args = ["--mode", "rpc", ...piArgsFor(options.session, options.piArgs, false)];
   return runWithNode
     ? { command: process.execPath, args: [program, ...args], cwd, env }
     : { command: program, args, cwd, env };
+}
+
+/** The model probe opens no session: loading a long one would only slow it down, and nothing is saved. */
+function probeLaunch(launch: PiLaunch): PiLaunch {
+  return { ...launch, args: [...withoutSessionSelectors(launch.args), "--no-session"] };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {

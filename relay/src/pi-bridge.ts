@@ -7,6 +7,7 @@ import { MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo } from "@pier/
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
 import type { PiProcess } from "./pi-process.ts";
+import type { SessionService } from "./sessions/session-service.ts";
 import { StdoutReplay } from "./stdout-replay.ts";
 import { RELAY_VERSION } from "./version.ts";
 
@@ -16,6 +17,8 @@ export type PiBridgeOptions = {
   pi: PiProcess;
   demo: DemoInfo | null;
   replayBytes: number;
+  /** Session checks and restarts; null when pi does not save sessions. */
+  sessions: SessionService | null;
   log: (line: string) => void;
 };
 
@@ -78,6 +81,7 @@ export class PiBridge {
       recentStderr: [...this.#recentStderr],
       peers: hub.clients.size,
       limits: { maxCommandBytes: MAX_COMMAND_BYTES },
+      sessions: this.#options.sessions?.info ?? null,
     });
     for (const chunk of this.#replay.chunks) client.sendBytes(chunk);
     client.sendFrame({ type: "replay_end" });
@@ -107,10 +111,15 @@ export class PiBridge {
       });
     }
     const pi = this.#pi;
-    if (frame.kind === "request") {
-      this.#options.log("restarting pi at a browser's request");
-      pi.restart().catch((error: unknown) => this.#options.log(`restart failed: ${String(error)}`));
-      return;
+    if (frame.kind === "request") return this.#restart(client, frame.request.sessionFile);
+    const refusal = this.#options.sessions?.refuseCommand(frame.type, frame.command) ?? null;
+    if (refusal !== null) {
+      return client.sendFrame({
+        type: "error",
+        code: "path_refused",
+        message: refusal,
+        command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
+      });
     }
     if (!pi.running) {
       return client.sendFrame({
@@ -124,6 +133,18 @@ export class PiBridge {
       this.#stdinBlocked = true;
       this.hub.pauseReading();
     }
+  }
+
+  /** Restart pi, reopening the session the browser was on when it has one. */
+  #restart(client: BrowserClient, sessionFile: string | undefined): void {
+    const pi = this.#pi;
+    const sessions = this.#options.sessions;
+    const plan = sessions ? sessions.restartLaunch(pi.launch, sessionFile) : { launch: pi.launch };
+    if ("error" in plan) {
+      return client.sendFrame({ type: "error", code: "request_failed", message: plan.error, command: { type: "pier.restart_pi" } });
+    }
+    this.#options.log(`restarting pi at a browser's request${sessionFile ? " on its session" : ""}`);
+    pi.restart(plan.launch).catch((error: unknown) => this.#options.log(`restart failed: ${String(error)}`));
   }
 
   #unblockStdin(): void {

@@ -26,7 +26,8 @@ type PiProcessEvents = {
 };
 
 export class PiProcess extends EventEmitter<PiProcessEvents> {
-  readonly launch: PiLaunch;
+  /** How pi is started; a restart may change it (e.g. to reopen a session file). */
+  launch: PiLaunch;
   #child: ChildProcessWithoutNullStreams | null = null;
   #status: ChildStatus = { state: "exited", epoch: 0, code: null, signal: null, exitedAt: Date.now() };
   #stderrPartial = "";
@@ -112,8 +113,9 @@ export class PiProcess extends EventEmitter<PiProcessEvents> {
     clearTimeout(kill);
   }
 
-  async restart(): Promise<void> {
+  async restart(launch: PiLaunch = this.launch): Promise<void> {
     await this.stop();
+    this.launch = launch;
     this.start();
   }
 

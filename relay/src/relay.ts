@@ -10,6 +10,7 @@ import type { BrowserHub } from "./browser-hub.ts";
 import { sendStatusPage } from "./http-pages.ts";
 import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
+import { SessionService } from "./sessions/session-service.ts";
 import { sendText, serveStatic } from "./static-files.ts";
 import { GitDirWatcher, locateGitDir } from "./workspace/git-dir-watcher.ts";
 import { GitFacts } from "./workspace/git-facts.ts";
@@ -28,6 +29,8 @@ export type RelayOptions = {
   webRoot: string;
   /** Bound of the stdout replay kept for late browsers. */
   replayBytes: number;
+  /** The session file pier was told to open (`--session FILE`), if any. */
+  explicitSessionFile?: string | null;
   /** Diagnostics (stderr in the CLI). Never receives the secret. */
   log: (line: string) => void;
 };
@@ -48,8 +51,17 @@ const CLOSE_GOING_AWAY = 1001;
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const keys = createAccessKeys();
   const pi = new PiProcess(options.launch);
-  const bridge = new PiBridge({ pi, demo: options.demo, replayBytes: options.replayBytes, log: options.log });
+  // Late-bound: the service reports list changes through the hub the bridge creates.
+  let announceSessions = () => {};
+  const sessions = await SessionService.create({
+    launch: options.launch,
+    explicitSessionFile: options.explicitSessionFile ?? null,
+    log: options.log,
+    onListChanged: () => announceSessions(),
+  });
+  const bridge = new PiBridge({ pi, demo: options.demo, replayBytes: options.replayBytes, sessions, log: options.log });
   const hub = bridge.hub;
+  announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   let port = options.port;
   const workspace = new WorkspaceFiles(options.launch.cwd);
@@ -99,6 +111,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       }
       return sendStatusPage(response, decision.status, decision.status === 401 ? "Not authorized" : "Refused", capitalize(decision.reason));
     }
+    if (await sessions.handleHttp(request, response, url)) return;
     if (await workspaceApi(request, response, url)) return;
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
     await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD");
@@ -168,10 +181,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     keys,
     pi,
     notice: (level, message) => hub.broadcastFrame({ type: "notice", level, message }),
-    close: () => {
+    close: async () => {
       watcher.close();
       gitWatcher.close();
-      return closeRelay(server, wss, hub, pi);
+      await closeRelay(server, wss, hub, pi);
+      await sessions.close();
     },
   };
 }

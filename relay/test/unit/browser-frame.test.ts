@@ -55,4 +55,19 @@ describe("classifyBrowserFrame", () => {
     expect(frame('{"type":"pier.restart_pi"}')).toEqual({ kind: "request", request: { type: "pier.restart_pi" } });
     expect(frame('{"type":"pier.shell","cmd":"ls"}')).toMatchObject({ kind: "refused", code: "unknown_request" });
   });
+
+  it("reads a restart request's session file, and refuses one that is not a path", () => {
+    expect(frame('{"type":"pier.restart_pi","sessionFile":"/s/a.jsonl"}')).toEqual({
+      kind: "request",
+      request: { type: "pier.restart_pi", sessionFile: "/s/a.jsonl" },
+    });
+    for (const bad of ['""', "42", "null", '"a\\u0000b"', JSON.stringify("x".repeat(5000))]) {
+      expect(frame(`{"type":"pier.restart_pi","sessionFile":${bad}}`)).toMatchObject({ kind: "refused", code: "invalid_command" });
+    }
+  });
+
+  it("hands the parsed command on, so the relay can check the files it names", () => {
+    const result = frame('{"type":"switch_session","sessionPath":"/x.jsonl"}');
+    expect(result).toMatchObject({ kind: "command", command: { type: "switch_session", sessionPath: "/x.jsonl" } });
+  });
 });

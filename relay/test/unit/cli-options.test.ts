@@ -36,6 +36,23 @@ describe("parseCliOptions", () => {
     expect(() => parseCliOptions(argv, "/")).toThrow(message);
   });
 
+  it("resumes the most recent session unless told otherwise", () => {
+    expect(parseCliOptions([], "/w").session).toEqual({ kind: "resume" });
+    expect(parseCliOptions(["--new-session"], "/w").session).toEqual({ kind: "new" });
+    expect(parseCliOptions(["--session", "s/a.jsonl"], "/w").session).toEqual({ kind: "file", path: "/w/s/a.jsonl" });
+    // pi's own selector is passed through as it is.
+    expect(parseCliOptions(["--", "--no-session"], "/w")).toMatchObject({ session: { kind: "resume" }, piArgs: ["--no-session"] });
+  });
+
+  it.each([
+    [["--new-session", "--session", "a.jsonl"], /either --new-session or --session/],
+    [["--new-session", "--", "--continue"], /pi's own --continue/],
+    [["--session", "a.jsonl", "--", "--session-id=x"], /pi's own --session-id/],
+    [["--session", " "], /needs the path/],
+  ])("refuses the session choice %j", (argv, message) => {
+    expect(() => parseCliOptions(argv, "/")).toThrow(message);
+  });
+
   it("knows loopback addresses", () => {
     expect(isLoopback("127.0.0.1")).toBe(true);
     expect(isLoopback("::1")).toBe(true);

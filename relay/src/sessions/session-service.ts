@@ -1,0 +1,149 @@
+// Everything the relay does for pi's sessions: where they live (resolved
+// like pi does), the list a browser shows (SessionCatalog), the checks on
+// commands that name a file (switch_session, export_html), downloads, and
+// which session a restarted pi reopens.
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { basename, isAbsolute, resolve } from "node:path";
+import { SESSIONS_API_PATHS, SESSIONS_LIMITS, type SessionsInfo } from "@pier/protocol";
+import type { PiLaunch } from "../pi-process.ts";
+import { SECURITY_HEADERS } from "../static-files.ts";
+import { sendApiError, sendJson } from "../workspace/json-http.ts";
+import { attachmentDisposition } from "./download-name.ts";
+import { piArgsFor } from "./session-args.ts";
+import { SessionCatalog } from "./session-catalog.ts";
+import { resolveSessionDir } from "./session-dir.ts";
+import { SessionExports } from "./session-exports.ts";
+
+export type SessionServiceOptions = {
+  launch: PiLaunch;
+  /** The session file pier was told to open (`pier --session FILE`): allowed even outside the session folder. */
+  explicitSessionFile: string | null;
+  log: (line: string) => void;
+  /** Session files appeared, grew or went away. */
+  onListChanged: () => void;
+};
+
+type Check = { ok: true; path: string } | { ok: false; error: string };
+
+export class SessionService {
+  readonly info: SessionsInfo;
+  readonly catalog: SessionCatalog;
+  readonly #exports: SessionExports;
+  readonly #explicitFile: string | null;
+  readonly #cwd: string;
+  readonly #stopWatching: () => void;
+
+  private constructor(catalog: SessionCatalog, exports: SessionExports, options: SessionServiceOptions, dir: string, persisted: boolean) {
+    this.catalog = catalog;
+    this.#exports = exports;
+    this.#explicitFile = options.explicitSessionFile;
+    this.#cwd = options.launch.cwd;
+    this.info = { dir, persisted, exportDir: exports.dir };
+    this.#stopWatching = catalog.watch(options.onListChanged);
+  }
+
+  static async create(options: SessionServiceOptions): Promise<SessionService> {
+    const { launch } = options;
+    const resolution = await resolveSessionDir({ cwd: launch.cwd, env: launch.env, piArgs: launch.args });
+    const catalog = new SessionCatalog({ ...resolution, log: options.log });
+    const exports = await SessionExports.create();
+    return new SessionService(catalog, exports, options, resolution.dir, resolution.persisted);
+  }
+
+  /** Why a browser's command must not reach pi, or null. Synchronous: command order is kept. */
+  refuseCommand(type: string, command: Readonly<Record<string, unknown>>): string | null {
+    if (type === "switch_session" && typeof command["sessionPath"] === "string") {
+      const check = this.#checkSessionFile(command["sessionPath"]);
+      return check.ok ? null : `switch_session refused: ${check.error}`;
+    }
+    if (type === "export_html" && typeof command["outputPath"] === "string") {
+      return this.#exports.refuseOutputPath(command["outputPath"]);
+    }
+    return null;
+  }
+
+  /**
+   * How to start pi again so it reopens `sessionFile` (the session a browser
+   * was on when pi died). A file pi never wrote (it writes after the first
+   * answer) means a new, empty session; no file given keeps the original launch.
+   */
+  restartLaunch(original: PiLaunch, sessionFile: string | undefined): { launch: PiLaunch } | { error: string } {
+    if (sessionFile === undefined) return { launch: original };
+    const check = this.#checkSessionFile(sessionFile);
+    if (!check.ok) {
+      if (/^no session file at/.test(check.error)) return { launch: { ...original, args: piArgsFor({ kind: "new" }, original.args, true) } };
+      return { error: `pi was not restarted: ${check.error}` };
+    }
+    return { launch: { ...original, args: piArgsFor({ kind: "file", path: check.path }, original.args, true) } };
+  }
+
+  /** The /api/sessions routes; false when the URL is not one of them. */
+  async handleHttp(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
+    const path = url.pathname;
+    const isList = path === SESSIONS_API_PATHS.list;
+    const isDownload = path === SESSIONS_API_PATHS.download;
+    const isExport = path.startsWith(SESSIONS_API_PATHS.exportPrefix);
+    if (!isList && !isDownload && !isExport) return false;
+    request.resume();
+    if (request.method !== "GET") {
+      sendApiError(response, 405, "method_not_allowed", `${path} accepts GET only.`, {}, { Allow: "GET" });
+      return true;
+    }
+    if (isList) {
+      const query = url.searchParams;
+      const q = (query.get("q") ?? "").slice(0, SESSIONS_LIMITS.maxQueryLength);
+      const offset = boundedInteger(query.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = boundedInteger(query.get("limit"), SESSIONS_LIMITS.defaultPageSize, 1, SESSIONS_LIMITS.maxPageSize);
+      sendJson(response, 200, await this.catalog.list({ offset, limit, query: q }));
+      return true;
+    }
+    if (isExport) {
+      await this.#exports.serve(response, path.slice(SESSIONS_API_PATHS.exportPrefix.length), url.searchParams.get("name"));
+      return true;
+    }
+    await this.#download(response, url.searchParams.get("path") ?? "", url.searchParams.get("name"));
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.#stopWatching();
+    await this.#exports.close();
+  }
+
+  async #download(response: ServerResponse, path: string, name: string | null): Promise<void> {
+    const check = this.#checkSessionFile(path);
+    if (!check.ok) return sendApiError(response, check.error.startsWith("no session file") ? 404 : 403, "forbidden_path", check.error);
+    let size: number;
+    try {
+      size = (await stat(check.path)).size;
+    } catch {
+      return sendApiError(response, 404, "not_found", `no session file at ${path}`);
+    }
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+      "Content-Disposition": attachmentDisposition(name ?? basename(check.path, ".jsonl"), ".jsonl"),
+      "Content-Length": String(size),
+      "Cache-Control": "no-store",
+    });
+    // pi may append while we read: send what the size said, a consistent prefix of whole lines or not.
+    const stream = createReadStream(check.path, { start: 0, end: Math.max(0, size - 1) });
+    stream.on("error", () => response.destroy());
+    if (size === 0) return void response.end();
+    stream.pipe(response);
+  }
+
+  #checkSessionFile(path: string): Check {
+    // pi reports a relative sessionFile when its --session-dir was relative (to its cwd).
+    const absolute = isAbsolute(path) ? path : resolve(this.#cwd, path);
+    if (this.#explicitFile !== null && absolute === this.#explicitFile) return { ok: true, path: absolute };
+    return this.catalog.checkSwitchTarget(absolute);
+  }
+}
+
+function boundedInteger(text: string | null, fallback: number, min: number, max: number): number {
+  if (text === null || !/^\d{1,16}$/.test(text)) return fallback;
+  return Math.min(max, Math.max(min, Number(text)));
+}
