@@ -1,7 +1,19 @@
 import { defineConfig } from "vitest/config";
 
-// Two layers run by Vitest: fast unit tests (no child processes) and contract
-// tests that drive a real pi 0.87.1 child against the scripted model server.
+const contract = {
+  include: ["{shared-protocol,relay,web}/test/**/*.contract.test.ts"],
+  environment: "node",
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+  fileParallelism: false,
+} as const;
+
+// Fast unit tests (no child processes), and contract tests that drive a real
+// pi child against the scripted model server: the pinned pi 0.87.1, then the
+// same files against pi 1.6.0 (relay/test/support/pi-under-test.ts picks the
+// pi from PIER_TEST_PI). The two contract projects run one after the other
+// (groupOrder): their tests time aborts and shutdowns, which two pi runs at
+// once on a small machine would blur.
 export default defineConfig({
   test: {
     projects: [
@@ -14,13 +26,24 @@ export default defineConfig({
         },
       },
       {
+        test: { name: "contract", ...contract, sequence: { groupOrder: 1 } },
+      },
+      {
         test: {
-          name: "contract",
-          include: ["{shared-protocol,relay,web}/test/**/*.contract.test.ts"],
-          environment: "node",
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-          fileParallelism: false,
+          name: "contract-pi-1.6",
+          ...contract,
+          // Relay-only files, where pi is just a process that starts or a
+          // source of bytes the relay never reads: running them twice would
+          // prove nothing about pi 1.6 and cost half a minute.
+          exclude: [
+            "**/node_modules/**",
+            "relay/test/relay/access.contract.test.ts",
+            "relay/test/relay/replay.contract.test.ts",
+            "relay/test/relay/startup.contract.test.ts",
+            "relay/test/workspace/workspace-api.contract.test.ts",
+          ],
+          env: { PIER_TEST_PI: "1.6.0" },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

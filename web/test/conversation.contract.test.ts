@@ -286,7 +286,7 @@ describe("conversation reducer against real pi", () => {
     const switched = s.reduce();
     expect(switched.messages).toEqual([]);
     expect(switched.markers).toEqual([]);
-    expect(switched.needsMessages).toBe(true);
+    expect(switched.needsSessionLoad).toBe(true);
     expect(await s.resyncIfAsked()).toBe(true);
 
     from = s.pi.records.length;

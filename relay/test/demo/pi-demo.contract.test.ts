@@ -1,5 +1,5 @@
-// The real pi 0.87.1 against the scripted model: the demo tour, and pi's
-// auto-retry after an injected 529.
+// The real pi (the pi under test: 0.87.1 or 1.6.0) against the scripted
+// model: the demo tour, and pi's auto-retry after an injected 529.
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import type { Scenario, Turn } from "../../src/demo/scenario.ts";
 import { TOUR_EDIT, tourScenario } from "../../src/demo/tour.ts";
 import type { PiChild, RpcRecord } from "./pi-rpc-child.ts";
 import { spawnPi } from "./pi-rpc-child.ts";
+import { piUnderTest } from "../support/pi-under-test.ts";
 
 const RETRY_SCENARIO = fileURLToPath(new URL("../../scenarios/retry-529.json", import.meta.url));
 
@@ -122,7 +123,9 @@ describe("pi with the scripted demo model", () => {
     const { server, pi } = await startDemo(scenario, { retry: { baseDelayMs: 50 } });
 
     const cutRun = await promptAndSettle(pi, "cut");
-    expect(cutRun.find((record) => record.type === "auto_retry_start")).toMatchObject({ errorMessage: "terminated" });
+    // pi ≥ 1.5 names the connection error's cause.
+    const cutError = piUnderTest.has.connectionErrorCause ? "terminated: other side closed (UND_ERR_SOCKET)" : "terminated";
+    expect(cutRun.find((record) => record.type === "auto_retry_start")).toMatchObject({ errorMessage: cutError });
     expect(await pi.request({ type: "get_last_assistant_text" })).toMatchObject({ data: { text: "whole answer" } });
 
     const from = pi.records.length;

@@ -4,7 +4,7 @@
 
 import { spawn } from "node:child_process";
 import { JsonlDecoder } from "@pier/protocol";
-import { defaultPiCliPath } from "../../src/pi-cli.ts";
+import { piUnderTest } from "../support/pi-under-test.ts";
 
 export type RpcRecord = Record<string, any>;
 
@@ -22,10 +22,11 @@ export interface PiChild {
   close(): Promise<number | null>;
 }
 
-export function spawnPi(options: { cwd: string; agentDir: string }): PiChild {
-  const child = spawn(process.execPath, [defaultPiCliPath(), "--mode", "rpc"], {
+/** `args` go after `--mode rpc`; `env` is merged last (an undefined value removes a variable). */
+export function spawnPi(options: { cwd: string; agentDir: string; args?: string[]; env?: NodeJS.ProcessEnv }): PiChild {
+  const child = spawn(process.execPath, [piUnderTest.cliPath, "--mode", "rpc", ...(options.args ?? [])], {
     cwd: options.cwd,
-    env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1" },
+    env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const records: RpcRecord[] = [];

@@ -10,6 +10,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { JsonlDecoder, RELAY_SOCKET_PATH, type RelayFrame } from "@pier/protocol";
+import { withPiUnderTest } from "./pi-under-test.ts";
 
 export const PIER_BIN = fileURLToPath(new URL("../../bin/pier.js", import.meta.url));
 
@@ -50,7 +51,7 @@ export type RunningPier = {
 };
 
 export async function startPier(args: string[], options: StartPierOptions = {}): Promise<RunningPier> {
-  const child = spawn(process.execPath, [PIER_BIN, ...args], {
+  const child = spawn(process.execPath, [PIER_BIN, ...withPiUnderTest(args)], {
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,6 +6,9 @@
 // turn_end)* → agent_end → … → agent_settled. A run is finished only at
 // agent_settled: retries, overflow compaction and queued follow-ups can
 // continue after agent_end.
+//
+// Fields documented "pi ≥ x" are what newer pi adds (checked against pi
+// 1.6.0); 0.87.1 never sends them.
 
 import type {
   AgentMessage,
@@ -70,6 +73,8 @@ export interface AgentEndEvent {
 /** pi is idle and will not act on its own any more: the run is really over. */
 export interface AgentSettledEvent {
   type: "agent_settled";
+  /** pi ≥ 1.1: true when the run ended because it was aborted. Absent from 0.87.1 (unknown, not false). */
+  aborted?: boolean;
 }
 
 /** One model call plus its tool calls begins. */
@@ -128,10 +133,24 @@ export interface ToolExecutionResult {
   details?: unknown;
   usage?: Usage;
   terminate?: boolean;
+  /** pi ≥ 0.99: machine-readable result for programmatic callers (e.g. a nested bash call's exit code). */
+  structuredContent?: unknown;
+  /** pi ≥ 0.99: the tool reported a failure without throwing. */
+  isError?: boolean;
+}
+
+/**
+ * pi ≥ 0.99: set on the tool_execution_* events of a call that another tool
+ * made (`ctx.executeTool()`): the calling tool's toolCallId. Such a call's
+ * own id is `<parentToolCallId>/<n>`; it is never a tool call or a toolResult
+ * in the transcript (the caller's toolResult records it in `nestedCalls`).
+ */
+export interface NestedToolExecution {
+  parentToolCallId?: string;
 }
 
 /** A tool call starts executing. Correlate by toolCallId (calls may run in parallel). */
-export interface ToolExecutionStartEvent {
+export interface ToolExecutionStartEvent extends NestedToolExecution {
   type: "tool_execution_start";
   toolCallId: string;
   toolName: string;
@@ -140,7 +159,7 @@ export interface ToolExecutionStartEvent {
 }
 
 /** Progress of a running tool (e.g. bash output so far). */
-export interface ToolExecutionUpdateEvent {
+export interface ToolExecutionUpdateEvent extends NestedToolExecution {
   type: "tool_execution_update";
   toolCallId: string;
   toolName: string;
@@ -149,12 +168,14 @@ export interface ToolExecutionUpdateEvent {
 }
 
 /** A tool call finished. */
-export interface ToolExecutionEndEvent {
+export interface ToolExecutionEndEvent extends NestedToolExecution {
   type: "tool_execution_end";
   toolCallId: string;
   toolName: string;
   result: ToolExecutionResult;
   isError: boolean;
+  /** pi ≥ 1.1: how long the tool's execute() took (monotonic clock); absent when the tool did not run. */
+  durationMs?: number;
 }
 
 // ---------------------------------------------------------------------------

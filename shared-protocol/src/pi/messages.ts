@@ -2,6 +2,10 @@
 // turn_end, agent_end, get_messages, session entries). `AgentMessage` is
 // pi-ai's `Message` (system/user/assistant/toolResult) plus the coding
 // agent's own roles (bashExecution, custom, branchSummary, compactionSummary).
+// Fields documented "pi ≥ x" are what newer pi adds (checked against pi
+// 1.6.0); they are absent from 0.87.1's output, hence optional.
+
+import type { ThinkingLevel } from "./model.ts";
 
 /** Any JSON value (tool-call arguments, tool result details). */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;
@@ -57,6 +61,8 @@ export interface UsageCost {
   cacheRead: number;
   cacheWrite: number;
   total: number;
+  /** pi ≥ 1.5: true when `total` is the cost the provider billed, false (or absent) for a catalog estimate. */
+  totalFromProvider?: boolean;
 }
 
 /**
@@ -169,7 +175,38 @@ export interface AssistantMessage {
   /** Provider's own stop reason string, for debugging. */
   rawStopReason?: string;
   endTurn?: boolean;
+  /** When the request started (Unix ms). */
   timestamp: number;
+  /** pi ≥ 1.x (seen in 1.6.0): thinking level the agent requested for this response. */
+  thinkingLevel?: ThinkingLevel;
+  /**
+   * pi ≥ 1.x (seen in 1.6.0): milliseconds from `timestamp` until the response ended
+   * (monotonic clock). Only on the final message (message_end), never on the
+   * message_start snapshot.
+   */
+  durationMs?: number;
+}
+
+/** pi ≥ 0.99: one call a tool made to another tool (`ctx.executeTool()`), as recorded on its toolResult. Results are never recorded. */
+export interface NestedToolCallRecord {
+  /** `<calling tool's id>/<n>`: the toolCallId of its tool_execution_* events. */
+  id: string;
+  name: string;
+  /** Omitted when over pi's size limits; `argumentsBytes` then gives their size. */
+  arguments?: JsonObject;
+  argumentsBytes?: number;
+  /** "unfinished": still running when the calling tool finished. */
+  status: "ok" | "error" | "unfinished";
+  durationMs?: number;
+  /** Error text, truncated by pi. */
+  error?: string;
+}
+
+/** pi ≥ 0.99: the bounded record of a tool's nested calls. */
+export interface NestedToolCalls {
+  calls: NestedToolCallRecord[];
+  /** False when pi dropped calls, omitted arguments, or calls had not finished. */
+  complete: boolean;
 }
 
 /** The result of one tool call, fed back to the model. */
@@ -184,6 +221,10 @@ export interface ToolResultMessage {
   usage?: Usage;
   isError: boolean;
   timestamp: number;
+  /** pi ≥ 1.1: milliseconds the tool's execution took (monotonic clock). */
+  durationMs?: number;
+  /** pi ≥ 0.99: calls this tool made to other tools; kept for the record, not sent to the model. */
+  nestedCalls?: NestedToolCalls;
 }
 
 // ---------------------------------------------------------------------------

@@ -255,8 +255,29 @@ export interface SessionTreeNode {
 // ---------------------------------------------------------------------------
 
 /**
+ * pi ≥ 0.99: what happened to a prompt. "started": it starts a run (wait for
+ * agent_settled); "queued": it joined the queue of the run in progress;
+ * "handled": an extension command or input handler consumed it and no run
+ * starts for it, so nothing may wait for agent_settled.
+ */
+export type PromptDisposition = "started" | "queued" | "handled";
+
+/** pi ≥ 0.99: what happened to a steer or follow_up: queued, or consumed by an input handler. */
+export type QueuedInputDisposition = "queued" | "handled";
+
+/**
+ * `data` that newer pi adds to answers that 0.87.1 sends without any: pi ≥
+ * 0.99 answers prompt, steer and follow_up with `data: {disposition}`.
+ */
+export interface ResponseDataAddedLater {
+  prompt: { disposition: PromptDisposition };
+  steer: { disposition: QueuedInputDisposition };
+  follow_up: { disposition: QueuedInputDisposition };
+}
+
+/**
  * The `data` of each command's success response. `undefined` means the
- * response has no `data` key.
+ * response has no `data` key (in pi 0.87.1: see ResponseDataAddedLater).
  */
 export interface ResponseDataMap {
   prompt: undefined;
@@ -308,7 +329,11 @@ export type RpcSuccessResponseOf<C extends RpcCommandType> = {
   type: "response";
   command: C;
   success: true;
-} & (ResponseDataMap[C] extends undefined ? unknown : { data: ResponseDataMap[C] });
+} & (ResponseDataMap[C] extends undefined
+  ? C extends keyof ResponseDataAddedLater
+    ? { data?: ResponseDataAddedLater[C] }
+    : unknown
+  : { data: ResponseDataMap[C] });
 
 /** A successful response to any command. Narrow on `command`. */
 export type RpcSuccessResponse = { [C in RpcCommandType]: RpcSuccessResponseOf<C> }[RpcCommandType];

@@ -1,12 +1,14 @@
-// Contract-test harness: one real pi 0.87.1 child behind Pier's scripted
-// model, its raw stdout reduced exactly like a browser would (JsonlDecoder →
-// applyDecodedLine), and compared with pi's own get_messages / get_state.
+// Contract-test harness: one real pi child (the pi under test, 0.87.1 unless
+// PIER_TEST_PI says otherwise) behind Pier's scripted model, its raw stdout
+// reduced exactly like a browser would (JsonlDecoder → applyDecodedLine), and
+// compared with pi's own get_messages / get_state.
 //
 // Fixtures: with PIER_UPDATE_FIXTURES=1 each situation's raw stdout (ending
 // with the get_messages answer) is written to web/test/fixtures/<name>.jsonl,
 // so captured-fixtures.test.ts replays it in fast unit runs. Without the flag
-// nothing is written: fixtures change only when someone means it.
-import { writeFileSync } from "node:fs";
+// nothing is written: fixtures change only when someone means it, and only
+// from the pinned pi 0.87.1.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { JsonlDecoder } from "@pier/protocol";
 import { expect } from "vitest";
@@ -15,6 +17,7 @@ import { copyDemoProject } from "../../../relay/src/demo/demo-project.ts";
 import { startModelServer, type ModelServer } from "../../../relay/src/demo/model-server.ts";
 import type { Scenario } from "../../../relay/src/demo/scenario.ts";
 import { spawnPi, type PiChild, type RpcRecord } from "../../../relay/test/demo/pi-rpc-child.ts";
+import { piUnderTest } from "../../../relay/test/support/pi-under-test.ts";
 import { applyDecodedLine, noteCommandSent } from "../../src/lib/session/reduce-record.ts";
 import { createSessionState, type SessionState } from "../../src/lib/session/session-state.ts";
 
@@ -34,7 +37,7 @@ export interface PiSession {
   prompt(message: string): Promise<RpcRecord>;
   /** What the browser's reducer holds now. */
   reduce(): SessionState;
-  /** Does what the connection does when the reducer asks for it: send get_messages. */
+  /** Does what the connection does when the reducer asks for the transcript (needsMessages, needsSessionLoad): send get_messages. */
   resyncIfAsked(): Promise<boolean>;
   /** Waits for the next agent_settled after record index `from`. */
   settled(from: number): Promise<RpcRecord>;
@@ -77,7 +80,8 @@ export async function startSession(
     prompt: (message) => send({ type: "prompt", message }),
     reduce,
     async resyncIfAsked() {
-      if (!reduce().needsMessages) return false;
+      const state = reduce();
+      if (!state.needsMessages && !state.needsSessionLoad) return false;
       await send({ type: "get_messages" });
       return true;
     },
@@ -125,14 +129,31 @@ export async function expectReducerMatchesPi(session: PiSession, fixtureName: st
   expect(state.needsMessages).toBe(false);
   expect(state.pending).toEqual({});
 
-  if (process.env.PIER_UPDATE_FIXTURES === "1") {
-    const bytes = Buffer.concat(pi.chunks);
-    const text = bytes.toString("utf8");
-    const end = text.lastIndexOf(`"command":"get_messages"`);
-    const cut = text.indexOf("\n", end) + 1;
-    const fixture = text.slice(0, cut);
-    expect(Buffer.byteLength(fixture)).toBeLessThan(MAX_FIXTURE_BYTES);
-    writeFileSync(join(FIXTURES, `${fixtureName}.jsonl`), fixture);
-  }
+  // Fixtures are the pinned pi's output only: a run against another pi
+  // (the contract-pi-1.6 project) must never overwrite them.
+  if (process.env.PIER_UPDATE_FIXTURES === "1" && piUnderTest.pinned) writeFixture(pi, FIXTURES, fixtureName);
   return { state, piState: piState.data, messages: messages.data.messages as RpcRecord[], records: pi.records };
+}
+
+/**
+ * For a situation whose point is what newer pi adds: with
+ * PIER_UPDATE_FIXTURES=1, a run against a pi other than the pinned one
+ * writes its capture to web/test/fixtures/pi-<version>/<name>.jsonl (never
+ * among the pinned pi's fixtures). Call after expectReducerMatchesPi.
+ */
+export function captureNewerPiFixture(session: PiSession, fixtureName: string): void {
+  if (process.env.PIER_UPDATE_FIXTURES !== "1" || piUnderTest.pinned) return;
+  const dir = join(FIXTURES, `pi-${piUnderTest.version}`);
+  mkdirSync(dir, { recursive: true });
+  writeFixture(session.pi, dir, fixtureName);
+}
+
+/** pi's stdout up to and including the last get_messages answer, as a fixture file. */
+function writeFixture(pi: PiChild, dir: string, fixtureName: string): void {
+  const text = Buffer.concat(pi.chunks).toString("utf8");
+  const end = text.lastIndexOf(`"command":"get_messages"`);
+  const cut = text.indexOf("\n", end) + 1;
+  const fixture = text.slice(0, cut);
+  expect(Buffer.byteLength(fixture)).toBeLessThan(MAX_FIXTURE_BYTES);
+  writeFileSync(join(dir, `${fixtureName}.jsonl`), fixture);
 }

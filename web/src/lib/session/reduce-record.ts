@@ -18,6 +18,7 @@ import type {
 import { applyExtensionUiRequest } from "../extension-ui/extension-ui-state.ts";
 import { applyAssistantEvent, beginAssistantStream, endAssistantStream } from "./assistant-stream.ts";
 import { takeAnswered, type AnsweredCommand } from "./pending-commands.ts";
+import { onToolExecutionEnd, onToolExecutionStart, onToolExecutionUpdate } from "./tool-executions.ts";
 import {
   onAgentEnd,
   onAgentSettled,
@@ -26,6 +27,7 @@ import {
   onAutoRetryStart,
   onCompactionEnd,
   onCompactionStart,
+  onInputAnswered,
   onSummarizationRetryAttemptStart,
   onSummarizationRetryScheduled,
   onTurnEnd,
@@ -87,7 +89,7 @@ function applyEvent(state: SessionState, event: PiEvent): void {
       onAgentEnd(state, event);
       return;
     case "agent_settled":
-      onAgentSettled(state, now);
+      onAgentSettled(state, event, now);
       return;
     case "turn_start":
       onTurnStart(state, now);
@@ -107,30 +109,14 @@ function applyEvent(state: SessionState, event: PiEvent): void {
       onMessageEnd(state, event.message);
       return;
     case "tool_execution_start":
-      state.tools[event.toolCallId] = {
-        toolCallId: event.toolCallId,
-        toolName: event.toolName,
-        args: event.args,
-        status: "running",
-        partialResult: null,
-        result: null,
-        startedAt: now,
-        endedAt: null,
-      };
+      onToolExecutionStart(state, event, now);
       return;
-    case "tool_execution_update": {
-      // partialResult is cumulative (the output so far): replace, never append.
-      const tool = ensureTool(state, event.toolCallId, event.toolName, event.args);
-      tool.partialResult = event.partialResult;
+    case "tool_execution_update":
+      onToolExecutionUpdate(state, event, now);
       return;
-    }
-    case "tool_execution_end": {
-      const tool = ensureTool(state, event.toolCallId, event.toolName, undefined);
-      tool.result = event.result;
-      tool.status = event.isError ? "failed" : "done";
-      tool.endedAt = now;
+    case "tool_execution_end":
+      onToolExecutionEnd(state, event, now);
       return;
-    }
     case "queue_update":
       state.queue = { steering: [...(event.steering ?? [])], followUp: [...(event.followUp ?? [])] };
       return;
@@ -178,25 +164,6 @@ function applyEvent(state: SessionState, event: PiEvent): void {
     default:
       return;
   }
-}
-
-function ensureTool(state: SessionState, toolCallId: string, toolName: string, args: unknown) {
-  let tool = state.tools[toolCallId];
-  if (tool === undefined) {
-    // The start was before a truncated replay began.
-    state.tools[toolCallId] = {
-      toolCallId,
-      toolName,
-      args,
-      status: "running",
-      partialResult: null,
-      result: null,
-      startedAt: Date.now(),
-      endedAt: null,
-    };
-    tool = state.tools[toolCallId]!;
-  }
-  return tool;
 }
 
 function isSystemMessage(message: { role?: unknown }): message is SystemMessage {
@@ -278,6 +245,11 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
       return;
     case "cycle_thinking_level":
       if (data) state.thinkingLevel = data.level as ThinkingLevel;
+      return;
+    case "prompt":
+    case "steer":
+    case "follow_up":
+      onInputAnswered(state, response.command, id, data, answered.mine, Date.now());
       return;
     case "clear_queue":
       state.queue = { steering: [], followUp: [] };
@@ -369,6 +341,9 @@ function onBashResult(state: SessionState, result: BashResult, answered: Answere
 }
 
 function applySessionState(state: SessionState, data: RpcSessionState): void {
+  // pi moved to another session without a command of ours saying so (an
+  // extension's switch, another client): follow it.
+  if (state.sessionId !== null && typeof data.sessionId === "string" && data.sessionId !== state.sessionId) startAnotherSession(state);
   state.piState = data;
   state.model = data.model ?? null;
   state.thinkingLevel = data.thinkingLevel ?? null;
@@ -400,6 +375,7 @@ export function applyGetMessages(state: SessionState, messages: readonly AgentMe
   }
   state.messages = next;
   state.needsMessages = false;
+  state.needsSessionLoad = false;
   repositionMarkers(state);
   state.openMessageIndex = null;
   state.toolResultIndex = {};

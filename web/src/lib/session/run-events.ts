@@ -3,7 +3,7 @@
 // show that it happened.
 
 import type { AssistantMessage, PiEvent } from "../pi-types.ts";
-import { MAX_MARKERS, type SessionState, type TranscriptMarker } from "./session-state.ts";
+import { MAX_MARKERS, type InputDisposition, type SessionState, type TranscriptMarker } from "./session-state.ts";
 
 type EventOf<T extends PiEvent["type"]> = Extract<PiEvent, { type: T }>;
 type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
@@ -28,10 +28,12 @@ export function onAgentEnd(state: SessionState, event: EventOf<"agent_end">): vo
   state.turn = null;
 }
 
-export function onAgentSettled(state: SessionState, now: number): void {
+export function onAgentSettled(state: SessionState, event: EventOf<"agent_settled">, now: number): void {
   state.status = "idle";
   state.run.agentRunning = false;
   state.run.settledCount++;
+  // pi ≥ 1.1 says whether the run was aborted; 0.87.1 does not (unknown, not false).
+  state.run.lastSettledAborted = typeof event.aborted === "boolean" ? event.aborted : null;
   state.turn = null;
   // A cancelled retry (abort_retry) ends with auto_retry_end{success:false}
   // and agent_settled, with no agent_start/agent_end around it.
@@ -55,8 +57,31 @@ function finishOrphanedTools(state: SessionState, now: number): void {
     if (tool.status === "running") {
       tool.status = "failed";
       tool.endedAt = now;
+      // The settle is not when the tool stopped: no duration to show.
+      tool.timedLive = false;
     }
   }
+}
+
+const DISPOSITIONS: ReadonlySet<string> = new Set(["started", "queued", "handled"]);
+
+/**
+ * pi ≥ 0.99 answers prompt, steer and follow_up with what became of the
+ * input. "handled" means an extension consumed it: no run starts for it and
+ * nothing queues, so nothing may wait for one. 0.87.1 sends no data: the
+ * last disposition stays as it was (unknown).
+ */
+export function onInputAnswered(
+  state: SessionState,
+  command: InputDisposition["command"],
+  id: string | null,
+  data: Record<string, unknown> | null | undefined,
+  mine: boolean,
+  now: number,
+): void {
+  const disposition = data?.["disposition"];
+  if (typeof disposition !== "string" || !DISPOSITIONS.has(disposition)) return;
+  state.run.lastDisposition = { command, id, disposition: disposition as InputDisposition["disposition"], mine, at: now };
 }
 
 export function onAutoRetryStart(state: SessionState, event: EventOf<"auto_retry_start">, now: number): void {

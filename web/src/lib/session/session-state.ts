@@ -28,8 +28,21 @@ export interface ToolExecution {
   /** Latest partial result (cumulative: each update replaces the previous one). */
   partialResult: ToolResultPayload | null;
   result: ToolResultPayload | null;
+  /** Browser clock: when this browser saw the start (or first heard of the call), and the end. */
   startedAt: number;
   endedAt: number | null;
+  /**
+   * startedAt/endedAt are a real measure of the run: both were seen live (not
+   * replayed history, where records arrive all at once) and the end was
+   * pi's, not the settle that cleaned up an orphan.
+   */
+  timedLive: boolean;
+  /** pi ≥ 1.1: how long execute() took, from tool_execution_end; null when pi did not say. */
+  durationMs: number | null;
+  /** pi ≥ 0.99: the calling tool's id when another tool made this call (`ctx.executeTool()`); null for a model's call. */
+  parentToolCallId: string | null;
+  /** Ids of the calls this tool made to other tools, in start order (their executions are in `tools` too). */
+  nestedIds: string[];
 }
 
 export interface PendingCommand {
@@ -176,6 +189,28 @@ export interface RunInfo {
   settledCount: number;
   /** turn_start count since this state was created. */
   turns: number;
+  /**
+   * pi ≥ 1.1: whether the last settled run ended because it was aborted
+   * (agent_settled.aborted); null before any, or when pi does not say (0.87.1).
+   */
+  lastSettledAborted: boolean | null;
+  /**
+   * pi ≥ 0.99: what became of the last prompt, steer or follow_up anyone sent
+   * ("handled": an extension consumed it and no run starts for it); null
+   * before any, or when pi does not say (0.87.1).
+   */
+  lastDisposition: InputDisposition | null;
+}
+
+/** The disposition pi gave a prompt, steer or follow_up. */
+export interface InputDisposition {
+  command: "prompt" | "steer" | "follow_up";
+  /** The command's id; null when it had none. */
+  id: string | null;
+  disposition: "started" | "queued" | "handled";
+  /** Sent by this browser. */
+  mine: boolean;
+  at: number;
 }
 
 export interface SessionState {
@@ -214,6 +249,12 @@ export interface SessionState {
    * message_* events): the connection should send get_messages.
    */
   needsMessages: boolean;
+  /**
+   * pi is on another session than the one shown (a switch by anyone, an
+   * extension, a restart): the connection loads it (get_entries, and
+   * get_messages when the entries cannot say) and clears this.
+   */
+  needsSessionLoad: boolean;
   /** Session entries pi announced with entry_appended (extension entries, context edits). Bounded. */
   entries: unknown[];
   bashRuns: Record<string, BashRun>;
@@ -274,11 +315,21 @@ export function createSessionState(): SessionState {
     compaction: idleCompaction(),
     retry: null,
     summarizationRetry: null,
-    run: { agentRunning: false, startedAt: null, lastEndWillRetry: false, agentRuns: 0, settledCount: 0, turns: 0 },
+    run: {
+      agentRunning: false,
+      startedAt: null,
+      lastEndWillRetry: false,
+      agentRuns: 0,
+      settledCount: 0,
+      turns: 0,
+      lastSettledAborted: null,
+      lastDisposition: null,
+    },
     turn: null,
     markers: [],
     nextMarkerSeq: 1,
     needsMessages: false,
+    needsSessionLoad: false,
     entries: [],
     bashRuns: {},
     clearedQueue: null,
@@ -298,8 +349,8 @@ export function createSessionState(): SessionState {
  * pi moved to another session (new_session, switch_session, fork, clone):
  * what belonged to the old conversation goes; pi's model, settings,
  * extension UI, commands in flight and the error history stay. The transcript
- * is rebuilt from get_messages (needsMessages), since a switched-to session
- * already has messages the stream never carried.
+ * is loaded afresh (needsSessionLoad), since a switched-to session already
+ * has messages the stream never carried.
  */
 export function startAnotherSession(state: SessionState): void {
   const fresh = createSessionState();
@@ -318,7 +369,12 @@ export function startAnotherSession(state: SessionState): void {
   state.lastUsage = null;
   state.tools = {};
   state.queue = fresh.queue;
-  state.needsMessages = true;
+  state.needsMessages = false;
+  state.needsSessionLoad = true;
+  // Known again from the next get_state; meanwhile they would name the old session.
+  state.sessionId = null;
+  state.sessionName = null;
+  state.sessionFile = null;
 }
 
 /** Back to a fresh state in place (a new pi child): the proxy stays the same object. */
