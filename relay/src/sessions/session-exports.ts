@@ -58,9 +58,15 @@ export class SessionExports {
       "Content-Length": String(size),
       "Cache-Control": "no-store",
     });
-    const stream = createReadStream(path);
+    const remove = () => void unlink(path).catch(() => {});
+    if (size === 0) {
+      response.end();
+      return remove();
+    }
+    // Exactly the bytes announced, even if something still wrote to the file.
+    const stream = createReadStream(path, { start: 0, end: size - 1 });
     stream.on("error", () => response.destroy());
-    stream.on("close", () => void unlink(path).catch(() => {}));
+    stream.on("close", remove);
     stream.pipe(response);
   }
 

@@ -128,10 +128,10 @@ export class SessionService {
       "Content-Length": String(size),
       "Cache-Control": "no-store",
     });
-    // pi may append while we read: send what the size said, a consistent prefix of whole lines or not.
-    const stream = createReadStream(check.path, { start: 0, end: Math.max(0, size - 1) });
-    stream.on("error", () => response.destroy());
     if (size === 0) return void response.end();
+    // pi may append while we read: send exactly the bytes the size announced.
+    const stream = createReadStream(check.path, { start: 0, end: size - 1 });
+    stream.on("error", () => response.destroy());
     stream.pipe(response);
   }
 

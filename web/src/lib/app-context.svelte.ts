@@ -11,3 +11,11 @@ export const view = $state({
   /** Protocol log side panel. Open by default on wide screens. */
   logOpen: wide,
 });
+
+/** Text some part of the app wants in the prompt box (e.g. a forked message); `seq` says "again". */
+export const promptFill = $state({ text: "", seq: 0 });
+
+export function fillPrompt(text: string): void {
+  promptFill.text = text;
+  promptFill.seq++;
+}

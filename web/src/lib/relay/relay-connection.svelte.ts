@@ -13,8 +13,17 @@ import {
   type RelayFrame,
   type RelayRequest,
 } from "@pier/protocol";
-import type { RpcCommand, RpcResponse } from "../pi-types.ts";
-import { applyInvalidLine, applyRecord, noteCommandSent } from "../session/reduce-record.ts";
+import type { AgentMessage, ConversationMessage, RpcCommand, RpcResponse } from "../pi-types.ts";
+import { applyGetMessages, applyInvalidLine, applyRecord, noteCommandSent } from "../session/reduce-record.ts";
+import {
+  applyEntriesAnswer,
+  compactedHistory,
+  createEntryIndex,
+  lastEntryId,
+  plainConversation,
+  resetEntryIndex,
+  type EntryIndex,
+} from "../session/entry-index.ts";
 import { expirePending } from "../session/pending-commands.ts";
 
 /** After this long without an answer a command is shown as overdue or timed out. */
@@ -51,8 +60,11 @@ const MAX_STDERR_LINES = 500;
 const MAX_ALERTS = 6;
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
-/** Commands whose success replaces the conversation: resync afterwards. */
-const SESSION_SWITCHING = new Set(["new_session", "switch_session", "fork", "clone"]);
+/** After these, pi's session has new entries: move the entry cursor on. */
+const ADDS_ENTRIES = new Set(["agent_settled", "compaction_end"]);
+
+/** Why a get_entries was sent: to show the session (load), or only to keep the cursor current (advance). */
+type EntriesRequest = { since: string | null; purpose: "load" | "advance" };
 
 /** A command as the UI builds it: the connection adds the id. */
 export type OutgoingCommand = RpcCommand extends infer C ? (C extends { id?: string } ? Omit<C, "id"> : never) : never;
@@ -84,6 +96,18 @@ export class RelayConnection {
   /** Bumped (at most once per frame) when `log` changes; the log itself is not reactive. */
   logVersion = $state(0);
   readonly log: RecordLog = createRecordLog();
+  /**
+   * pi's session entries as far as seen (not reactive: they can be large).
+   * Kept across reconnects and pi restarts: it is the cursor that lets this
+   * browser catch up with only what it missed.
+   */
+  readonly entries: EntryIndex = createEntryIndex();
+  /** Bumped when `entries` changes. */
+  entriesVersion = $state(0);
+  /** Messages the latest compaction took out of the model's context (shown collapsed above it). */
+  compactedHistory = $state.raw<ConversationMessage[]>([]);
+  /** Bumped when the relay says session files changed on disk. */
+  sessionsListVersion = $state(0);
 
   #url: string;
   #ws: WebSocket | null = null;
@@ -99,6 +123,10 @@ export class RelayConnection {
   #replayHeadMayBeCut = false;
   /** `call()`s waiting for their response, by command id. */
   #calls = new Map<string, { command: string; settle: (response: RpcResponse) => void }>();
+  #entriesRequests = new Map<string, EntriesRequest>();
+  /** An "advance" get_entries is in flight; `#advanceAgain` asks for another after it. */
+  #advancing = false;
+  #advanceAgain = false;
   #workspaceListeners = new Set<WorkspaceChangeListener>();
   #recordListeners = new Set<RecordListener>();
 
@@ -246,8 +274,10 @@ export class RelayConnection {
     return true;
   }
 
+  /** Restart pi on the session it was on (pi writes a session file only after its first answer). */
   restartPi(): void {
-    this.request({ type: "pier.restart_pi" });
+    const sessionFile = this.session.sessionFile;
+    this.request(sessionFile ? { type: "pier.restart_pi", sessionFile } : { type: "pier.restart_pi" });
   }
 
   /**
@@ -311,7 +341,11 @@ export class RelayConnection {
         resetSessionState(this.session);
         this.#emitRecord({ kind: "reset" });
         this.child = frame.child;
-        if (frame.child.state === "running") this.send({ type: "get_state" });
+        if (frame.child.state === "running") {
+          // pi may have reopened the session it was on (Restart pi): catch up from our entries.
+          this.send({ type: "get_state" });
+          this.#loadSession(false);
+        }
         return;
       case "child_exited":
         this.#flushDecoder();
@@ -332,6 +366,9 @@ export class RelayConnection {
         return;
       case "workspace_changed":
         this.#emitWorkspaceChanged(frame.paths, frame.git === true);
+        return;
+      case "sessions_changed":
+        this.sessionsListVersion++;
         return;
       case "error": {
         this.lastRelayError = frame;
@@ -387,12 +424,106 @@ export class RelayConnection {
     this.replaying = false;
     this.#replayHeadMayBeCut = false;
     if (this.child?.state !== "running") return;
-    this.send({ type: "get_state" });
     // The replay holds only what pi printed since it started (and maybe not
-    // all of that): a session pi loaded at start (`--session`, `--continue`)
-    // or the head of a cut replay is only in get_messages.
-    this.session.needsMessages = true;
-    this.#fetchMessagesIfNeeded();
+    // all of that): a session pi loaded at start (`--continue`, `--session`)
+    // or the head of a cut replay is only in pi's session. With entries from
+    // before (a reconnect, a restart on the same session) only the ones after
+    // them are asked for.
+    this.session.needsMessages = false;
+    this.send({ type: "get_state" });
+    this.#loadSession(false);
+  }
+
+  /**
+   * Show pi's current session: its entries (all of them when `fresh`, or the
+   * ones after the last we know), then the transcript from them, or from
+   * get_messages when only pi can compute it.
+   */
+  #loadSession(fresh: boolean): void {
+    this.session.needsSessionLoad = false;
+    if (fresh) this.#resetEntries(null);
+    this.#requestEntries(lastEntryId(this.entries), "load");
+  }
+
+  #requestEntries(since: string | null, purpose: EntriesRequest["purpose"]): void {
+    const id = this.send(since === null ? { type: "get_entries" } : { type: "get_entries", since });
+    if (id !== null) this.#entriesRequests.set(id, { since, purpose });
+    else if (purpose === "advance") this.#advancing = false;
+  }
+
+  /** After a run, a compaction or a bash: fetch the new entries (one request at a time). */
+  #advanceEntries(): void {
+    if (this.#advancing) {
+      this.#advanceAgain = true;
+      return;
+    }
+    const since = lastEntryId(this.entries);
+    if (since === null) return; // nothing loaded yet: the load in flight covers it
+    this.#advancing = true;
+    this.#requestEntries(since, "advance");
+  }
+
+  #onEntriesAnswer(request: EntriesRequest, response: RpcResponse): void {
+    if (request.purpose === "advance") {
+      this.#advancing = false;
+      if (this.#advanceAgain) {
+        this.#advanceAgain = false;
+        queueMicrotask(() => this.#advanceEntries());
+      }
+    }
+    const applied = response.success && applyEntriesAnswer(this.entries, (response as { data?: unknown }).data, request.since);
+    if (!applied) {
+      // The cursor is unknown to pi (another session) or the answer is unusable: start over once.
+      this.#resetEntries(this.entries.sessionId);
+      if (request.since !== null) this.#requestEntries(null, request.purpose);
+      else if (request.purpose === "load") this.send({ type: "get_messages" });
+      return;
+    }
+    this.#entriesChanged();
+    if (request.purpose !== "load") return;
+    const plain = plainConversation(this.entries);
+    if (plain === null) {
+      this.send({ type: "get_messages" });
+      return;
+    }
+    const messages: AgentMessage[] = plain.systemPrompt ? [plain.systemPrompt, ...plain.messages] : plain.messages;
+    applyGetMessages(this.session, messages);
+  }
+
+  #resetEntries(sessionId: string | null): void {
+    resetEntryIndex(this.entries, sessionId);
+    this.#entriesChanged();
+  }
+
+  #entriesChanged(): void {
+    this.entriesVersion = this.entries.version;
+    this.compactedHistory = compactedHistory(this.entries);
+  }
+
+  /** A get_state answer names the session pi is on: entries of another one are stale. */
+  #noteSessionId(sessionId: unknown): void {
+    if (typeof sessionId !== "string" || sessionId === this.entries.sessionId) return;
+    if (this.entries.sessionId === null) this.entries.sessionId = sessionId;
+    else this.#resetEntries(sessionId);
+  }
+
+  /** Entries (for fork, the tree, history) up to date with what pi holds now; the failure in words, or null. */
+  async refreshEntries(): Promise<string | null> {
+    const since = lastEntryId(this.entries);
+    const response = await this.call(since === null ? { type: "get_entries" } : { type: "get_entries", since });
+    if (!response.success) {
+      // A cursor pi does not know (another session): take everything once.
+      if (since === null) return String(response.error ?? "pi sent no entries.");
+      this.#resetEntries(this.entries.sessionId);
+      return this.refreshEntries();
+    }
+    if (!applyEntriesAnswer(this.entries, (response as { data?: unknown }).data, since)) {
+      if (since === null) return "pi's entries could not be read.";
+      this.#resetEntries(this.entries.sessionId);
+      return this.refreshEntries();
+    }
+    this.#entriesChanged();
+    return null;
   }
 
   #fetchMessagesIfNeeded(): void {
@@ -428,9 +559,16 @@ export class RelayConnection {
     // person acted; only failures nobody awaits go to the global alerts.
     const awaited = record.type === "response" && typeof record.id === "string" && this.#calls.has(record.id);
 
+    const entriesRequest = record.type === "response" && typeof record.id === "string" ? this.#entriesRequests.get(record.id) : undefined;
+    if (entriesRequest !== undefined) this.#entriesRequests.delete(record.id as string);
+
     applyRecord(this.session, line.value);
     this.#emitRecord({ kind: "record", record: line.value, replaying: this.replaying });
     if (awaited) this.#settleCall(record.id as string, line.value as RpcResponse);
+    if (record.type === "response" && record.command === "get_state" && record.success === true) {
+      this.#noteSessionId((line.value as { data?: { sessionId?: unknown } }).data?.sessionId);
+    }
+    if (entriesRequest !== undefined) this.#onEntriesAnswer(entriesRequest, line.value as RpcResponse);
 
     if (this.session.failures.length > failuresBefore && !awaited) {
       const failure = this.session.failures.at(-1)!;
@@ -438,13 +576,23 @@ export class RelayConnection {
       this.#pushAlert("error", title, failure.error);
     }
     if (this.replaying) return;
+    // Someone (this browser, another, an extension) moved pi to another
+    // session: show that one, in every browser.
+    if (this.session.needsSessionLoad) {
+      this.send({ type: "get_state" });
+      this.#loadSession(true);
+    }
     // The stream alone cannot say which messages pi kept after a compaction,
     // nor the stored form of an RPC bash: the reducer asks for get_messages.
     this.#fetchMessagesIfNeeded();
     if (record.type === "agent_settled") this.send({ type: "get_state" });
-    if (record.type === "response" && record.success === true && pendingType && SESSION_SWITCHING.has(pendingType)) {
-      this.send({ type: "get_messages" });
-      this.send({ type: "get_state" });
+    if (typeof record.type === "string" && ADDS_ENTRIES.has(record.type)) this.#advanceEntries();
+    else if (record.type === "response" && record.command === "bash" && record.success === true) this.#advanceEntries();
+    // An extension command may have switched sessions without a run: ask
+    // where pi is now (pi ≥ 0.99 says when a run starts, which agent_settled covers).
+    if (record.type === "response" && pendingType === "prompt" && record.success === true && this.session.status === "idle") {
+      const disposition = (line.value as { data?: { disposition?: unknown } }).data?.disposition;
+      if (disposition !== "started" && disposition !== "queued") this.send({ type: "get_state" });
     }
   }
 

@@ -1,5 +1,6 @@
 // The conversation as a flat list of rows for the virtualized transcript:
-// the system prompt disclosure, then each visible message with the markers
+// the system prompt disclosure, the compacted history (if any), then each
+// visible message with the markers
 // (retries, compactions) that precede it, then the markers after the last
 // message. Tool results are not rows: their assistant message's tool card
 // shows them, and hidden custom messages render nothing.
@@ -8,6 +9,8 @@ import type { TranscriptMarker } from "../session/session-state.ts";
 
 export type TranscriptRow =
   | { kind: "system"; key: string; message: SystemMessage }
+  /** Messages a compaction took out of the model's context (from pi's entries), collapsed. */
+  | { kind: "history"; key: string; messages: readonly ConversationMessage[] }
   | { kind: "marker"; key: string; marker: TranscriptMarker }
   | { kind: "message"; key: string; message: ConversationMessage; index: number };
 
@@ -19,9 +22,11 @@ export function transcriptRows(
   systemPrompt: SystemMessage | null,
   messages: readonly ConversationMessage[],
   markers: readonly TranscriptMarker[],
+  history: readonly ConversationMessage[] = [],
 ): TranscriptRow[] {
   const rows: TranscriptRow[] = [];
   if (systemPrompt) rows.push({ kind: "system", key: "system", message: systemPrompt });
+  if (history.length > 0) rows.push({ kind: "history", key: "history", messages: history });
   const end = messages.length;
   // Markers sorted by where they go (stable: same place keeps arrival order).
   const placed = markers

@@ -1,0 +1,175 @@
+// pi's session as entries (get_entries): an append-only tree with stable ids.
+// The browser keeps the entries it has seen so that it can
+// - catch up after a reconnect or a pi restart by asking only for the entries
+//   after the last one it knows (`get_entries` with `since`), instead of
+//   refetching the whole conversation;
+// - rebuild the transcript from them when the active branch is a plain run of
+//   messages (no compaction, summary or context edit on it, whose effect on
+//   the model's context only pi computes: then it asks get_messages);
+// - show the messages a compaction took out of the model's context;
+// - find the entry id of a user message, for "Fork from here".
+// Plain data and pure functions (no Svelte: entries can be large and must
+// not be deep-proxied); the connection owns one and bumps a version on change.
+import type { AgentMessage, CompactionEntry, SessionEntry, SessionMessageEntry, SystemMessage } from "@pier/protocol";
+import type { ConversationMessage } from "../pi-types.ts";
+
+export interface EntryIndex {
+  /** The session these entries belong to (from get_state); null until known. */
+  sessionId: string | null;
+  byId: Map<string, SessionEntry>;
+  /** Entry ids in append order. */
+  order: string[];
+  /** pi's current position in the tree. */
+  leafId: string | null;
+  /** Bumped on every change, for views that derive from the index. */
+  version: number;
+}
+
+export function createEntryIndex(): EntryIndex {
+  return { sessionId: null, byId: new Map(), order: [], leafId: null, version: 0 };
+}
+
+/** Forget everything (another session, or the cursor was not found). */
+export function resetEntryIndex(index: EntryIndex, sessionId: string | null): void {
+  index.sessionId = sessionId;
+  index.byId = new Map();
+  index.order = [];
+  index.leafId = null;
+  index.version++;
+}
+
+/** The cursor for `get_entries {since}`: the last entry known, if any. */
+export function lastEntryId(index: EntryIndex): string | null {
+  return index.order.at(-1) ?? null;
+}
+
+/**
+ * Apply a get_entries answer. Without `since` it is the whole session; with
+ * it, the entries strictly after `since`. Returns false when the answer is
+ * not usable (junk from pi, or a `since` we no longer hold): the caller then
+ * asks for everything again.
+ */
+export function applyEntriesAnswer(index: EntryIndex, data: unknown, since: string | null): boolean {
+  if (typeof data !== "object" || data === null) return false;
+  const { entries, leafId } = data as { entries?: unknown; leafId?: unknown };
+  if (!Array.isArray(entries) || !(leafId === null || typeof leafId === "string")) return false;
+  if (since === null) {
+    index.byId = new Map();
+    index.order = [];
+  } else if (!index.byId.has(since)) {
+    // Not ours: the index was reset meanwhile (another session).
+    return false;
+  }
+  // Two catch-ups with one cursor can cross: entries already held are skipped.
+  for (const entry of entries) {
+    if (!isEntry(entry) || index.byId.has(entry.id)) continue;
+    index.byId.set(entry.id, entry);
+    index.order.push(entry.id);
+  }
+  index.leafId = leafId;
+  index.version++;
+  return true;
+}
+
+function isEntry(value: unknown): value is SessionEntry {
+  if (typeof value !== "object" || value === null) return false;
+  const { id, type, parentId } = value as { id?: unknown; type?: unknown; parentId?: unknown };
+  return typeof id === "string" && typeof type === "string" && (parentId === null || typeof parentId === "string");
+}
+
+/** The entries from the root to the current leaf, in order (iterative: paths can be thousands long). */
+export function activePath(index: EntryIndex): SessionEntry[] {
+  const path: SessionEntry[] = [];
+  const seen = new Set<string>();
+  let id = index.leafId;
+  while (id !== null && !seen.has(id)) {
+    seen.add(id);
+    const entry = index.byId.get(id);
+    if (entry === undefined) break;
+    path.push(entry);
+    id = entry.parentId;
+  }
+  return path.reverse();
+}
+
+/** Entry types that never change what the model sees (pi's buildSessionContext skips them). */
+const CONTEXT_NEUTRAL = new Set(["model_change", "thinking_level_change", "usage", "custom", "label", "session_info"]);
+
+function isMessageEntry(entry: SessionEntry): entry is SessionMessageEntry {
+  return entry.type === "message" && typeof (entry as SessionMessageEntry).message === "object" && (entry as SessionMessageEntry).message !== null;
+}
+
+function isSystem(message: AgentMessage): message is SystemMessage {
+  return message.role === "system";
+}
+
+/**
+ * The conversation pi's get_messages would answer (system prompt apart),
+ * when the active branch holds only messages and context-neutral entries;
+ * null when something on it (a compaction, a branch summary, a context
+ * edit, an extension's context message, an entry of an unknown type)
+ * shapes the context in a way only pi computes.
+ */
+export function plainConversation(index: EntryIndex): { messages: ConversationMessage[]; systemPrompt: SystemMessage | null } | null {
+  if (index.leafId !== null && !index.byId.has(index.leafId)) return null;
+  const messages: ConversationMessage[] = [];
+  let systemPrompt: SystemMessage | null = null;
+  for (const entry of activePath(index)) {
+    if (isMessageEntry(entry)) {
+      if (isSystem(entry.message)) systemPrompt = patchSystemPrompt(systemPrompt, entry.message);
+      else messages.push(entry.message as ConversationMessage);
+    } else if (!CONTEXT_NEUTRAL.has(entry.type)) {
+      return null;
+    }
+  }
+  return { messages, systemPrompt };
+}
+
+/**
+ * pi stores the first system prompt whole and later ones as patches of its
+ * named sections (null removes one); replaying them in order gives the
+ * current prompt.
+ */
+function patchSystemPrompt(current: SystemMessage | null, next: SystemMessage): SystemMessage {
+  if (current === null) return next;
+  const sections: Record<string, string | null> = { ...(current.sections ?? {}) };
+  for (const [name, text] of Object.entries(next.sections ?? {})) {
+    if (text === null) delete sections[name];
+    else sections[name] = text;
+  }
+  return { ...current, ...next, content: next.content || current.content, sections };
+}
+
+/**
+ * Messages on the active branch that the latest compaction took out of the
+ * model's context (everything before its first kept entry), oldest first.
+ * Empty when nothing on the branch was compacted.
+ */
+export function compactedHistory(index: EntryIndex): ConversationMessage[] {
+  const path = activePath(index);
+  const at = path.findLastIndex((entry) => entry.type === "compaction");
+  if (at === -1) return [];
+  const firstKept = (path[at] as CompactionEntry).firstKeptEntryId;
+  const keptAt = path.findIndex((entry) => entry.id === firstKept);
+  const end = keptAt === -1 || keptAt > at ? at : keptAt;
+  const history: ConversationMessage[] = [];
+  for (const entry of path.slice(0, end)) {
+    if (isMessageEntry(entry) && !isSystem(entry.message)) history.push(entry.message as ConversationMessage);
+  }
+  return history;
+}
+
+/**
+ * The entry id of a user message shown in the transcript (for fork), found
+ * by its timestamp on the active branch; null when pi's entries we hold do
+ * not have it (yet).
+ */
+export function userEntryIdFor(index: EntryIndex, message: { role: string; timestamp?: unknown }): string | null {
+  if (message.role !== "user" || typeof message.timestamp !== "number") return null;
+  const path = activePath(index);
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = path[i]!;
+    if (isMessageEntry(entry) && entry.message.role === "user" && entry.message.timestamp === message.timestamp) return entry.id;
+  }
+  return null;
+}

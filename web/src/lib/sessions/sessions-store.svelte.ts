@@ -1,0 +1,266 @@
+// The Sessions panel's state and actions: the saved sessions of this
+// workspace (listed by the relay from disk, paged and searchable), the
+// current session's tree (get_tree), and switching, forking, cloning,
+// starting and exporting sessions. Every action says what happened in words;
+// an extension that cancels a switch or fork changes nothing.
+import { SESSIONS_API_PATHS, SESSIONS_LIMITS, type SessionListItem, type SessionListResponse } from "@pier/protocol";
+import { connection, fillPrompt } from "../app-context.svelte.ts";
+import { failureText } from "../controls/controls.svelte.ts";
+import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
+import { userEntryIdFor } from "../session/entry-index.ts";
+import { treeFromEntries, type SessionTreeNode } from "./session-tree.ts";
+
+/** What an action did, for the person who asked. */
+export type Outcome = { error: string | null; note: string | null };
+
+const ok = (note: string | null = null): Outcome => ({ error: null, note });
+const failed = (error: string): Outcome => ({ error, note: null });
+
+const SEARCH_DELAY_MS = 200;
+const REFRESH_DELAY_MS = 300;
+
+export class SessionsStore {
+  open = $state(false);
+  tab = $state<"list" | "tree">("list");
+
+  items = $state.raw<SessionListItem[]>([]);
+  total = $state(0);
+  query = $state("");
+  loading = $state(false);
+  listError = $state<string | null>(null);
+  dir = $state<string | null>(null);
+
+  tree = $state.raw<SessionTreeNode[] | null>(null);
+  treeLeafId = $state<string | null>(null);
+  treeLoading = $state(false);
+  treeError = $state<string | null>(null);
+
+  readonly conn: RelayConnection;
+  #listSeq = 0;
+  #treeSeq = 0;
+  #started = false;
+
+  constructor(conn: RelayConnection) {
+    this.conn = conn;
+  }
+
+  /** Whether pi saves sessions at all (not with `--no-session`). */
+  get persisted(): boolean {
+    return this.conn.hello?.sessions?.persisted ?? false;
+  }
+
+  /** Keep what is on screen current (idempotent). */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    $effect.root(() => {
+      // Files appear and grow while pi works: refetch the open list, calmly.
+      $effect(() => {
+        void this.conn.sessionsListVersion;
+        if (!this.open || this.tab !== "list") return;
+        const timer = setTimeout(() => void this.loadList(false), REFRESH_DELAY_MS);
+        return () => clearTimeout(timer);
+      });
+      // The search box: ask as the person types, a little behind.
+      $effect(() => {
+        void this.query;
+        if (!this.open || this.tab !== "list") return;
+        const timer = setTimeout(() => void this.loadList(true), SEARCH_DELAY_MS);
+        return () => clearTimeout(timer);
+      });
+      // The tree follows pi's entries (a run, a fork, another session) at no extra cost.
+      $effect(() => {
+        void this.conn.entriesVersion;
+        if (this.open && this.tab === "tree") this.#buildTree();
+      });
+      // Opening the tree asks pi for anything newer first.
+      $effect(() => {
+        if (this.open && this.tab === "tree" && this.conn.connected) void this.loadTree();
+      });
+    });
+  }
+
+  // ── the saved sessions ────────────────────────────────────────────────
+
+  /** The first page again (`reset`), or every page loaded so far refreshed. */
+  async loadList(reset: boolean): Promise<void> {
+    const seq = ++this.#listSeq;
+    const limit = reset ? SESSIONS_LIMITS.defaultPageSize : Math.max(SESSIONS_LIMITS.defaultPageSize, Math.min(this.items.length, SESSIONS_LIMITS.maxPageSize));
+    this.loading = true;
+    const page = await fetchSessions(0, limit, this.query.trim());
+    if (seq !== this.#listSeq) return;
+    this.loading = false;
+    if ("error" in page) {
+      this.listError = page.error;
+      return;
+    }
+    this.listError = null;
+    this.dir = page.dir;
+    this.items = page.sessions;
+    this.total = page.total;
+  }
+
+  async loadMore(): Promise<void> {
+    if (this.loading || this.items.length >= this.total) return;
+    const seq = ++this.#listSeq;
+    this.loading = true;
+    const page = await fetchSessions(this.items.length, SESSIONS_LIMITS.defaultPageSize, this.query.trim());
+    if (seq !== this.#listSeq) return;
+    this.loading = false;
+    if ("error" in page) {
+      this.listError = page.error;
+      return;
+    }
+    this.items = [...this.items, ...page.sessions];
+    this.total = page.total;
+  }
+
+  // ── the current session's tree ────────────────────────────────────────
+
+  /**
+   * The tree, rebuilt from the entries the connection keeps current (after
+   * every run, compaction, bash, reconnect). Not pi's get_tree: pi 0.87.1
+   * serialises that nested tree recursively and fails ("Maximum call stack
+   * size exceeded") on sessions deeper than about 2,000 entries.
+   */
+  async loadTree(): Promise<void> {
+    const seq = ++this.#treeSeq;
+    this.treeLoading = true;
+    const failure = await this.conn.refreshEntries();
+    if (seq !== this.#treeSeq) return;
+    this.treeLoading = false;
+    this.treeError = failure;
+    this.#buildTree();
+  }
+
+  #buildTree(): void {
+    const index = this.conn.entries;
+    this.tree = treeFromEntries(index.order.map((id) => index.byId.get(id)));
+    this.treeLeafId = index.leafId;
+  }
+
+  // ── actions ───────────────────────────────────────────────────────────
+
+  /** pi is busy: switching, forking or starting a session would cut its run short. */
+  get busy(): boolean {
+    return this.conn.session.status === "streaming";
+  }
+
+  /** Stop the run first (pi answers abort once idle), when the person agreed to. */
+  async #stopIfAsked(stopFirst: boolean): Promise<string | null> {
+    if (!this.busy) return null;
+    if (!stopFirst) return "pi is working: stop it first.";
+    return failureText(await this.conn.call({ type: "abort" }));
+  }
+
+  async switchTo(path: string, stopFirst = false): Promise<Outcome> {
+    const stopped = await this.#stopIfAsked(stopFirst);
+    if (stopped !== null) return failed(`Not switched: ${stopped}`);
+    const response = await this.conn.call({ type: "switch_session", sessionPath: path });
+    const error = failureText(response);
+    if (error !== null) return failed(`Not switched: ${error}`);
+    if (response.success && response.command === "switch_session" && response.data?.cancelled) {
+      return ok("An extension cancelled the switch; you are still in this session.");
+    }
+    return ok("Switched.");
+  }
+
+  async newSession(stopFirst = false): Promise<Outcome> {
+    const stopped = await this.#stopIfAsked(stopFirst);
+    if (stopped !== null) return failed(`No new session: ${stopped}`);
+    const response = await this.conn.call({ type: "new_session" });
+    const error = failureText(response);
+    if (error !== null) return failed(`No new session: ${error}`);
+    if (response.success && response.command === "new_session" && response.data?.cancelled) {
+      return ok("An extension kept the current session.");
+    }
+    return ok("New session started.");
+  }
+
+  async clone(stopFirst = false): Promise<Outcome> {
+    const stopped = await this.#stopIfAsked(stopFirst);
+    if (stopped !== null) return failed(`Not cloned: ${stopped}`);
+    const response = await this.conn.call({ type: "clone" });
+    const error = failureText(response);
+    if (error !== null) return failed(`Not cloned: ${error}`);
+    if (response.success && response.command === "clone" && response.data?.cancelled) {
+      return ok("An extension cancelled the clone; you are still in this session.");
+    }
+    return ok("Cloned: you are in the copy now.");
+  }
+
+  /** Fork from a user entry: a new session up to just before it, its text back in the prompt box. */
+  async forkEntry(entryId: string, stopFirst = false): Promise<Outcome> {
+    const stopped = await this.#stopIfAsked(stopFirst);
+    if (stopped !== null) return failed(`Not forked: ${stopped}`);
+    const response = await this.conn.call({ type: "fork", entryId });
+    const error = failureText(response);
+    if (error !== null) return failed(`Not forked: ${error}`);
+    const data = response.success && response.command === "fork" ? response.data : undefined;
+    if (data?.cancelled) return ok("An extension cancelled the fork; you are still in this session.");
+    if (typeof data?.text === "string") fillPrompt(data.text);
+    return ok("Forked: edit the prompt and send it to take the conversation another way.");
+  }
+
+  /** Fork from a user message of the transcript (its entry id is looked up in pi's entries). */
+  async forkMessage(message: { role: string; timestamp?: unknown }, stopFirst = false): Promise<Outcome> {
+    let entryId = userEntryIdFor(this.conn.entries, message);
+    if (entryId === null) {
+      await this.conn.refreshEntries();
+      entryId = userEntryIdFor(this.conn.entries, message);
+    }
+    if (entryId === null) return failed("Not forked: pi's session does not hold this message (yet). Try again once pi has answered it.");
+    return this.forkEntry(entryId, stopFirst);
+  }
+
+  /** pi writes the HTML into the relay's export folder; the browser downloads it once. */
+  async exportHtml(): Promise<Outcome> {
+    const exportDir = this.conn.hello?.sessions?.exportDir;
+    if (!exportDir) return failed("Not exported: this relay offers no export folder.");
+    const name = `export-${crypto.randomUUID()}.html`;
+    const response = await this.conn.call({ type: "export_html", outputPath: `${exportDir}/${name}` });
+    const error = failureText(response);
+    if (error !== null) return failed(`Not exported: ${error}`);
+    download(`${SESSIONS_API_PATHS.exportPrefix}${name}?name=${encodeURIComponent(this.#downloadName())}`);
+    return ok("Exported: the HTML file is downloading.");
+  }
+
+  /** The session's own JSONL file (the current one when no path is given). */
+  downloadJsonl(path: string | null = this.conn.session.sessionFile, name: string | null = null): Outcome {
+    if (!path) return failed("Nothing to download: pi writes the session file after its first answer.");
+    download(`${SESSIONS_API_PATHS.download}?path=${encodeURIComponent(path)}&name=${encodeURIComponent(name ?? this.#downloadName())}`);
+    return ok(null);
+  }
+
+  #downloadName(): string {
+    const session = this.conn.session;
+    return session.sessionName ?? `pi-session-${(session.sessionId ?? "").slice(0, 8) || "export"}`;
+  }
+}
+
+async function fetchSessions(offset: number, limit: number, q: string): Promise<SessionListResponse | { error: string }> {
+  const url = `${SESSIONS_API_PATHS.list}?offset=${offset}&limit=${limit}${q ? `&q=${encodeURIComponent(q)}` : ""}`;
+  try {
+    const response = await fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+    const body = (await response.json()) as SessionListResponse | { error?: { message?: string } };
+    if (!response.ok || !("sessions" in body)) {
+      return { error: ("error" in body && body.error?.message) || `The relay answered ${response.status}.` };
+    }
+    return body;
+  } catch (error) {
+    return { error: `Cannot reach the relay: ${String(error)}` };
+  }
+}
+
+/** Start a same-origin download (the relay answers with Content-Disposition: attachment). */
+function download(href: string): void {
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = "";
+  link.rel = "noopener";
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+export const sessions = new SessionsStore(connection);

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import {
+  activePath,
+  applyEntriesAnswer,
+  compactedHistory,
+  createEntryIndex,
+  lastEntryId,
+  plainConversation,
+  resetEntryIndex,
+  userEntryIdFor,
+} from "../src/lib/session/entry-index.ts";
+
+const at = "2026-12-01T10:00:00.000Z";
+let clock = 1000;
+const user = (id: string, parentId: string | null, text: string) => ({
+  type: "message",
+  id,
+  parentId,
+  timestamp: at,
+  message: { role: "user", content: text, timestamp: ++clock },
+});
+const assistant = (id: string, parentId: string | null, text: string) => ({
+  type: "message",
+  id,
+  parentId,
+  timestamp: at,
+  message: { role: "assistant", content: [{ type: "text", text }], timestamp: ++clock },
+});
+const system = (id: string, parentId: string | null, sections: Record<string, string | null>) => ({
+  type: "message",
+  id,
+  parentId,
+  timestamp: at,
+  message: { role: "system", content: "", sections, timestamp: ++clock },
+});
+const model = (id: string, parentId: string | null) => ({ type: "model_change", id, parentId, timestamp: at, provider: "p", modelId: "m" });
+
+function loaded(entries: unknown[], leafId: string | null) {
+  const index = createEntryIndex();
+  expect(applyEntriesAnswer(index, { entries, leafId }, null)).toBe(true);
+  return index;
+}
+
+describe("entry index", () => {
+  it("rebuilds a plain conversation (system prompt apart, patches applied) from the active branch", () => {
+    const index = loaded(
+      [model("m", null), system("s1", "m", { a: "A", b: "B" }), user("u1", "s1", "hi"), assistant("a1", "u1", "hello"), system("s2", "a1", { b: null, c: "C" }), user("u2", "s2", "more")],
+      "u2",
+    );
+    const plain = plainConversation(index)!;
+    expect(plain.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(plain.systemPrompt?.sections).toEqual({ a: "A", c: "C" });
+  });
+
+  it("follows the leaf, not the append order: an abandoned branch is not in the conversation", () => {
+    const index = loaded([user("u1", null, "one"), assistant("a1", "u1", "A"), user("u2", "a1", "left"), user("u3", "a1", "right")], "u3");
+    expect(activePath(index).map((e) => e.id)).toEqual(["u1", "a1", "u3"]);
+    expect(plainConversation(index)!.messages.map((m) => (m as { content: unknown }).content)).toEqual(["one", [{ type: "text", text: "A" }], "right"]);
+  });
+
+  it("leaves contexts it cannot compute to pi", () => {
+    for (const entry of [
+      { type: "compaction", id: "c", parentId: "a1", timestamp: at, summary: "s", firstKeptEntryId: "a1", tokensBefore: 1 },
+      { type: "branch_summary", id: "c", parentId: "a1", timestamp: at, fromId: "x", summary: "s" },
+      { type: "context_edit", id: "c", parentId: "a1", timestamp: at, targetId: "a1", replacement: null },
+      { type: "custom_message", id: "c", parentId: "a1", timestamp: at, customType: "x", content: "c", display: true },
+      { type: "something_new", id: "c", parentId: "a1", timestamp: at },
+    ]) {
+      expect(plainConversation(loaded([user("u1", null, "one"), assistant("a1", "u1", "A"), entry], "c"))).toBeNull();
+    }
+    // A leaf we do not hold is not a conversation we can vouch for.
+    expect(plainConversation(loaded([user("u1", null, "one")], "missing"))).toBeNull();
+  });
+
+  it("catches up with `since`, and refuses an answer that does not continue what it has", () => {
+    const index = loaded([user("u1", null, "one")], "u1");
+    expect(lastEntryId(index)).toBe("u1");
+    expect(applyEntriesAnswer(index, { entries: [assistant("a1", "u1", "A")], leafId: "a1" }, "u1")).toBe(true);
+    expect(plainConversation(index)!.messages).toHaveLength(2);
+    // Two catch-ups from one cursor can cross: what is already held is skipped.
+    expect(applyEntriesAnswer(index, { entries: [assistant("a1", "u1", "A"), user("u2", "a1", "B")], leafId: "u2" }, "u1")).toBe(true);
+    expect(index.order).toEqual(["u1", "a1", "u2"]);
+    expect(applyEntriesAnswer(index, { entries: [user("u9", "zz", "x")], leafId: "u9" }, "gone")).toBe(false);
+    expect(index.order).toEqual(["u1", "a1", "u2"]);
+  });
+
+  it("survives junk from pi", () => {
+    const index = createEntryIndex();
+    for (const junk of [null, 7, { entries: "x", leafId: null }, { entries: [], leafId: 5 }, {}]) {
+      expect(applyEntriesAnswer(index, junk, null)).toBe(false);
+    }
+    expect(applyEntriesAnswer(index, { entries: [null, 3, { id: 1 }, { id: "ok", type: "label", parentId: null, timestamp: at }], leafId: "ok" }, null)).toBe(true);
+    expect(index.order).toEqual(["ok"]);
+    // A cycle in parent links does not hang.
+    applyEntriesAnswer(index, { entries: [{ id: "x", type: "label", parentId: "y", timestamp: at }, { id: "y", type: "label", parentId: "x", timestamp: at }], leafId: "x" }, null);
+    expect(activePath(index).map((e) => e.id)).toEqual(["y", "x"]);
+  });
+
+  it("keeps what a compaction took out of the model's context", () => {
+    const index = loaded(
+      [
+        system("s", null, { a: "A" }),
+        user("u1", "s", "old question"),
+        assistant("a1", "u1", "old answer"),
+        user("u2", "a1", "kept question"),
+        { type: "compaction", id: "c1", parentId: "u2", timestamp: at, summary: "sum", firstKeptEntryId: "u2", tokensBefore: 10 },
+        assistant("a2", "c1", "new"),
+      ],
+      "a2",
+    );
+    expect(compactedHistory(index).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(compactedHistory(loaded([user("u1", null, "x")], "u1"))).toEqual([]);
+  });
+
+  it("finds the entry of a user message by its timestamp, on the active branch only", () => {
+    const first = user("u1", null, "one");
+    const index = loaded([first, assistant("a1", "u1", "A")], "a1");
+    expect(userEntryIdFor(index, first.message)).toBe("u1");
+    expect(userEntryIdFor(index, { role: "user", timestamp: 1 })).toBeNull();
+    expect(userEntryIdFor(index, { role: "assistant", timestamp: first.message.timestamp })).toBeNull();
+    resetEntryIndex(index, "other");
+    expect(index.sessionId).toBe("other");
+    expect(userEntryIdFor(index, first.message)).toBeNull();
+  });
+});
