@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
+import type { PierOptions } from "./support/pier.ts";
 import { chromiumLaunchOptions } from "./support/chromium.ts";
 
-export default defineConfig({
+export default defineConfig<PierOptions>({
   testDir: "./specs",
   // Every test starts its own pier + pi; two cores run them one at a time.
   workers: 1,
@@ -17,4 +18,11 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: chromiumLaunchOptions(),
   },
+  projects: [
+    // Everything against the pinned pi 0.87.1.
+    { name: "pi-0.87.1" },
+    // pi 1.6.x must keep working beside it: the specs of what differs or is
+    // newest (sessions; tools, where 1.6 adds durations and nested calls).
+    { name: "pi-1.6.0", use: { piVersion: "1.6.0" }, testMatch: ["sessions*.spec.ts", "tools.spec.ts", "chat.spec.ts"] },
+  ],
 });

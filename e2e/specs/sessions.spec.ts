@@ -46,7 +46,7 @@ test("name the session, then start a new one: every browser shows the empty sess
     expect((await piState(pi)).sessionId).toBe(before.sessionId);
 
     await dialog.getByRole("button", { name: "New session…" }).click();
-    await expect(dialog.getByRole("group", { name: "Start a new session?" })).toContainText("pi --resume");
+    await expect(dialog.getByRole("group", { name: "Start a new session?" })).toContainText("This one stays in Sessions");
     await dialog.getByRole("button", { name: "Start new session" }).click();
     await expect(dialog.getByRole("status")).toHaveText("New session started.");
     const after = await piState(pi);

@@ -3,6 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { test as base } from "@playwright/test";
 import { startPier, type RunningPier } from "../../relay/test/support/pier-process.ts";
+import { PINNED_PI_VERSION, piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
 
 export function scenario(name: string): string {
   return fileURLToPath(new URL(`../scenarios/${name}.json`, import.meta.url));
@@ -13,8 +14,13 @@ export function extension(name: string): string {
   return fileURLToPath(new URL(`../extensions/${name}`, import.meta.url));
 }
 
+/** What a spec or a Playwright project may set (test.use, project.use). */
+export type PierOptions = { scenarioName: string; piVersion: string; piArgs: string[] };
+
 type PierFixtures = {
   scenarioName: string;
+  /** Which installed pi runs (the Playwright project sets it; default: the pinned pi). */
+  piVersion: string;
   /** Extra arguments for pi (after pier's `--`), e.g. `["-e", extension("ui-probe.ts")]`. */
   piArgs: string[];
   pier: RunningPier;
@@ -22,9 +28,10 @@ type PierFixtures = {
 
 export const test = base.extend<PierFixtures>({
   scenarioName: ["hello", { option: true }],
+  piVersion: [PINNED_PI_VERSION, { option: true }],
   piArgs: [[], { option: true }],
-  pier: async ({ scenarioName, piArgs }, use) => {
-    const args = ["--demo", "--demo-scenario", scenario(scenarioName)];
+  pier: async ({ scenarioName, piVersion, piArgs }, use) => {
+    const args = ["--demo", "--demo-scenario", scenario(scenarioName), ...piArgsForVersion(piVersion)];
     if (piArgs.length > 0) args.push("--", ...piArgs);
     const pier = await startPier(args);
     try {
