@@ -1,6 +1,7 @@
 // Which session pi opens at start-up, expressed as pi's own arguments. Pier
 // resumes the workspace's most recent session by default (pi's --continue),
 // so closing Pier, a crash or "Restart pi" never strands a conversation.
+import { resolve } from "node:path";
 
 /** pi options that choose the session (a value follows those in VALUED). */
 const SELECTORS = new Set(["--continue", "-c", "--resume", "-r", "--session", "--session-id", "--fork", "--no-session"]);
@@ -24,6 +25,18 @@ export function sessionSelectorIn(piArgs: readonly string[]): string | null {
     if (SELECTORS.has(name)) return name;
   }
   return null;
+}
+
+/**
+ * The session file named by pi's own `--session <file>` (not an id: pi takes
+ * either), resolved like pi resolves it against its working folder.
+ */
+export function sessionFileIn(piArgs: readonly string[], cwd: string): string | null {
+  let file: string | null = null;
+  for (let i = 0; i < piArgs.length - 1; i++) {
+    if (piArgs[i] === "--session" && piArgs[i + 1]!.endsWith(".jsonl")) file = resolve(cwd, piArgs[i + 1]!);
+  }
+  return file;
 }
 
 /** pi's arguments without any session selector (and their values). */

@@ -122,6 +122,16 @@ export class SessionCatalog {
   }
 
   /**
+   * Reads every file's summary ahead of a search (in slices, in the
+   * background): the relay calls it once someone has looked at the list, so
+   * that the first search does not have to read every file while they wait.
+   */
+  async prepareSearch(): Promise<void> {
+    const files = await this.#files();
+    await mapLimit(files, CONCURRENCY, (found) => this.#scan(found, "full"));
+  }
+
+  /**
    * The session `pi --continue` would open (pi's findMostRecentSession): the
    * newest file with a readable header (of this workspace, when filtering).
    */

@@ -11,14 +11,14 @@ import type { PiLaunch } from "../pi-process.ts";
 import { SECURITY_HEADERS } from "../static-files.ts";
 import { sendApiError, sendJson } from "../workspace/json-http.ts";
 import { attachmentDisposition } from "./download-name.ts";
-import { piArgsFor } from "./session-args.ts";
+import { piArgsFor, sessionFileIn } from "./session-args.ts";
 import { SessionCatalog } from "./session-catalog.ts";
 import { resolveSessionDir } from "./session-dir.ts";
 import { SessionExports } from "./session-exports.ts";
 
 export type SessionServiceOptions = {
   launch: PiLaunch;
-  /** The session file pier was told to open (`pier --session FILE`): allowed even outside the session folder. */
+  /** The session file pier was told to open (`pier --session FILE`): allowed even outside the session folder (so is pi's own `-- --session FILE`). */
   explicitSessionFile: string | null;
   log: (line: string) => void;
   /** Session files appeared, grew or went away. */
@@ -33,12 +33,14 @@ export class SessionService {
   readonly #exports: SessionExports;
   readonly #explicitFile: string | null;
   readonly #cwd: string;
+  #searchPrepared = false;
   readonly #stopWatching: () => void;
 
   private constructor(catalog: SessionCatalog, exports: SessionExports, options: SessionServiceOptions, dir: string, persisted: boolean) {
     this.catalog = catalog;
     this.#exports = exports;
-    this.#explicitFile = options.explicitSessionFile;
+    // The file pier or pi itself was told to open may lie outside the session folder.
+    this.#explicitFile = options.explicitSessionFile ?? sessionFileIn(options.launch.args, options.launch.cwd);
     this.#cwd = options.launch.cwd;
     this.info = { dir, persisted, exportDir: exports.dir };
     this.#stopWatching = catalog.watch(options.onListChanged);
@@ -97,6 +99,11 @@ export class SessionService {
       const offset = boundedInteger(query.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
       const limit = boundedInteger(query.get("limit"), SESSIONS_LIMITS.defaultPageSize, 1, SESSIONS_LIMITS.maxPageSize);
       sendJson(response, 200, await this.catalog.list({ offset, limit, query: q }));
+      // Someone is looking at the list: a search may follow.
+      if (!this.#searchPrepared) {
+        this.#searchPrepared = true;
+        setTimeout(() => void this.catalog.prepareSearch().catch(() => {}), 50).unref();
+      }
       return true;
     }
     if (isExport) {

@@ -139,6 +139,18 @@ describe("SessionCatalog", () => {
     expect(reader.bytes).toBe(after);
   });
 
+  it("prepares a search ahead: afterwards a search reads nothing", async () => {
+    for (let i = 0; i < 5; i++) await session(`s${i}.jsonl`, simple(`prompt number ${i}`), i);
+    const reader = countingReader();
+    const sessions = new SessionCatalog({ dir, cwd, filterCwd: false, persisted: true, log: () => {}, reader });
+    await sessions.list({ limit: 2 });
+    await sessions.prepareSearch();
+    expect(sessions.cachedFiles).toBe(5);
+    const before = reader.bytes;
+    expect((await sessions.list({ query: "number 4" })).total).toBe(1);
+    expect(reader.bytes).toBe(before);
+  });
+
   it("drops cached summaries of files that went", async () => {
     const path = await session("x.jsonl", simple("x"), 1);
     const sessions = catalog();

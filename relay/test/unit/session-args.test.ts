@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { piArgsFor, sessionSelectorIn, withoutSessionSelectors } from "../../src/sessions/session-args.ts";
+import { piArgsFor, sessionFileIn, sessionSelectorIn, withoutSessionSelectors } from "../../src/sessions/session-args.ts";
 import { attachmentDisposition } from "../../src/sessions/download-name.ts";
 
 describe("pi's session arguments", () => {
@@ -15,6 +15,12 @@ describe("pi's session arguments", () => {
     expect(piArgsFor({ kind: "file", path: "/s/b.jsonl" }, launch, true)).toEqual(["/pi/cli.js", "--mode", "rpc", "--model", "x", "--session", "/s/b.jsonl"]);
     expect(piArgsFor({ kind: "file", path: "/s/c.jsonl" }, ["--session", "/s/b.jsonl", "-c"], true)).toEqual(["--session", "/s/c.jsonl"]);
     expect(piArgsFor({ kind: "new" }, ["--fork=/s/b.jsonl", "--thinking", "high"], true)).toEqual(["--thinking", "high"]);
+  });
+
+  it("finds the file pi's own --session names (not an id)", () => {
+    expect(sessionFileIn(["--model", "m", "--session", "s/a.jsonl"], "/w")).toBe("/w/s/a.jsonl");
+    expect(sessionFileIn(["--session", "01a2312c"], "/w")).toBeNull();
+    expect(sessionFileIn(["--session"], "/w")).toBeNull();
   });
 
   it("finds selectors in every spelling pi accepts", () => {

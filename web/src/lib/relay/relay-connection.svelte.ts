@@ -496,6 +496,7 @@ export class RelayConnection {
   }
 
   #entriesChanged(): void {
+    if (this.entriesVersion === this.entries.version) return;
     this.entriesVersion = this.entries.version;
     this.compactedHistory = compactedHistory(this.entries);
   }

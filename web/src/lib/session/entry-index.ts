@@ -61,13 +61,16 @@ export function applyEntriesAnswer(index: EntryIndex, data: unknown, since: stri
     return false;
   }
   // Two catch-ups with one cursor can cross: entries already held are skipped.
+  let changed = since === null || leafId !== index.leafId;
   for (const entry of entries) {
     if (!isEntry(entry) || index.byId.has(entry.id)) continue;
     index.byId.set(entry.id, entry);
     index.order.push(entry.id);
+    changed = true;
   }
   index.leafId = leafId;
-  index.version++;
+  // Views rebuild on a new version: an answer that brought nothing new must not cost them a rebuild.
+  if (changed) index.version++;
   return true;
 }
 

@@ -132,11 +132,18 @@ function num(value: unknown): number | undefined {
 
 /** Whitespace collapsed to single spaces, cut to `max` with an ellipsis. */
 export function oneLine(text: string, max = TITLE_MAX): string {
-  // Only the start can show: don't normalise a whole long message.
-  const cut = text.length > max * 3;
-  const flat = (cut ? text.slice(0, max * 3) : text).replace(/\s+/g, " ").trim();
+  // Only the start can show: don't normalise a whole long message (a tree of
+  // thousands of entries titles every one of them when it opens).
+  const cut = text.length > max + 40;
+  const flat = (cut ? text.slice(0, max + 40) : text).replace(/\s+/g, " ").trim();
   if (flat.length > max) return `${flat.slice(0, max - 1).trimEnd()}…`;
   return cut ? `${flat}…` : flat;
+}
+
+/** `prefix` + a text already on one line, cut to the title length. */
+function titled(prefix: string, line: string): string {
+  const title = prefix + line;
+  return title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1).trimEnd()}…` : title;
 }
 
 /** Text of a string-or-blocks content value. Images become "[image]"; anything unreadable is skipped. */
@@ -194,12 +201,12 @@ function describeMessage(message: unknown, toolCalls: ReadonlyMap<string, ToolCa
   const role = str(message.role);
   switch (role) {
     case "user": {
-      const text = oneLine(textOf(message.content));
-      return { kind: "user", title: oneLine(`You: ${text || "(empty)"}`), forkable: true };
+      const text = oneLine(textOf(message.content, TITLE_MAX + 40));
+      return { kind: "user", title: titled("You: ", text || "(empty)"), forkable: true };
     }
     case "assistant": {
-      const text = oneLine(textOf(message.content));
-      if (text) return { kind: "assistant", title: oneLine(`pi: ${text}`), forkable: false };
+      const text = oneLine(textOf(message.content, TITLE_MAX + 40));
+      if (text) return { kind: "assistant", title: titled("pi: ", text), forkable: false };
       if (message.stopReason === "aborted") return { kind: "assistant", title: "pi: (stopped)", forkable: false };
       const error = str(message.errorMessage);
       if (error || message.stopReason === "error") return { kind: "assistant", title: oneLine(`pi: error: ${error ?? "unknown"}`), forkable: false };

@@ -130,7 +130,7 @@ export class SessionsStore {
     if (seq !== this.#treeSeq) return;
     this.treeLoading = false;
     this.treeError = failure;
-    this.#buildTree();
+    // New entries, if any, bumped entriesVersion: the effect rebuilds the tree.
   }
 
   #buildTree(): void {
