@@ -7,6 +7,11 @@ test("when pi dies the page says so, and Restart pi brings a working pi back", a
   const probe = await connectBrowser(pier);
   const hello = probe.hello;
   if (hello.type !== "hello" || hello.child.state !== "running") throw new Error("pi is not running at start");
+  // Kill pi once it is up: killed during its start-up, pi 0.87.1 can leave
+  // its auth.json lock behind, and the next pi then waits up to 30 s for it
+  // to go stale (proper-lockfile) before it answers anything.
+  probe.send({ type: "get_state", id: "lifecycle-ready" });
+  await probe.waitForRecord((record) => record.type === "response" && record.id === "lifecycle-ready");
   await probe.close();
 
   process.kill(hello.child.pid, "SIGKILL");
