@@ -48,7 +48,7 @@ async function measure(size: number): Promise<Sample> {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Performance.enable");
   try {
-    await page.goto(pier.url);
+    await page.goto(await pier.freshUrl());
     const expected = session.lastAssistantText;
     // Polled every animation frame: the first frame in which the last answer is on screen.
     await page.waitForFunction(

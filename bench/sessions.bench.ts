@@ -120,7 +120,7 @@ async function measureTree(pier: RunningPier): Promise<TreeSample> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   try {
-    await page.goto(pier.url);
+    await page.goto(await pier.freshUrl());
     await page.getByRole("status", { name: "Agent: Idle" }).waitFor();
     await page.getByRole("log", { name: "Conversation" }).getByRole("article").first().waitFor();
     await page.getByRole("button", { name: "Sessions", exact: true }).click();

@@ -21,7 +21,22 @@ test("a browser without the cookie gets a clear refusal, not the IDE", async ({ 
   const response = await page.goto(`${pier.origin}/`);
   expect(response?.status()).toBe(401);
   await expect(page.getByRole("heading", { name: "Not authorized" })).toBeVisible();
-  await expect(page.getByText("open the URL pier printed")).toBeVisible();
+  await expect(page.getByText("press Enter in pier's terminal for a fresh one")).toBeVisible();
+  await context.close();
+});
+
+test("a link works once: a second browser opening it is told it was used and how to get a fresh one", async ({ browser, page, pier }) => {
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  const response = await other.goto(pier.url);
+  expect(response?.status()).toBe(401);
+  await expect(other.getByRole("heading", { name: "This link does not open Pier" })).toBeVisible();
+  await expect(other.getByText(/used already/)).toBeVisible();
+  // A fresh link from pier's terminal opens it.
+  await other.goto(await pier.freshUrl());
+  await expect(other.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
   await context.close();
 });
 

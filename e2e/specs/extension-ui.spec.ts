@@ -225,7 +225,7 @@ test("a dialog answered in another browser does not come back in a browser that 
   const other = await browser.newContext();
   try {
     const late = await other.newPage();
-    await late.goto(pier.url);
+    await late.goto(await pier.freshUrl());
     await expect(late.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
     await expect(late.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
     await expect(late.getByRole("region", { name: "Extension widget probe" })).toContainText("UI probe loaded");

@@ -50,7 +50,7 @@ test("the Sessions panel lists every saved session, searches, marks the current 
   const other = await (await browser.newContext()).newPage();
   try {
     await page.goto(pier.url);
-    await other.goto(pier.url);
+    await other.goto(await pier.freshUrl());
     await send(page, "hello there");
     const first = await piState(pi);
     const sessions = await openPanel(page);
@@ -93,7 +93,7 @@ test("Fork from here starts a session up to that message with its text in the pr
   const other = await (await browser.newContext()).newPage();
   try {
     await page.goto(pier.url);
-    await other.goto(pier.url);
+    await other.goto(await pier.freshUrl());
     await send(page, "first question");
     await send(page, "second question");
     const before = await piState(pi);
@@ -176,7 +176,7 @@ test("the session's name shows in the header and the tab title and is edited in 
   const other = await (await browser.newContext()).newPage();
   try {
     await page.goto(pier.url);
-    await other.goto(pier.url);
+    await other.goto(await pier.freshUrl());
     await page.getByRole("button", { name: "Name this session" }).click();
     const input = page.getByRole("textbox", { name: "Session name" });
     await input.fill("Greeter refactor");
@@ -271,7 +271,7 @@ test("a session an extension switches to on its own is followed by every browser
   const other = await (await browser.newContext()).newPage();
   try {
     await page.goto(pier.url);
-    await other.goto(pier.url);
+    await other.goto(await pier.freshUrl());
     await send(page, "before the extension");
     const before = await piState(pi);
     await promptBox(page).fill("/probe-new-session");

@@ -26,7 +26,7 @@ test("name the session, then start a new one: every browser shows the empty sess
   const other = await (await browser.newContext()).newPage();
   try {
     await page.goto(pier.url);
-    await other.goto(pier.url);
+    await other.goto(await pier.freshUrl());
     await send(page, "hello");
     await expect(conversation(page).getByRole("article", { name: "pi" })).toContainText("Hello from the scripted model!");
     await expect(conversation(other).getByRole("article", { name: "pi" })).toContainText("Hello from the scripted model!");

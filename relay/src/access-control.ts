@@ -1,25 +1,14 @@
 // Who may talk to the relay. The relay can run shell commands through pi, so
 // it is guarded like an SSH server:
-// - a fresh random secret per launch (256 bits) goes in the printed URL only;
-// - the first load trades it for an HttpOnly, SameSite=Strict cookie (a
-//   second, independent random value), so the secret never has to appear in
-//   a WebSocket URL, a log or the browser history after that;
+// - a browser gets in only through a single-use link secret (access-links.ts),
+//   traded on first load for an HttpOnly, SameSite=Strict session cookie, so
+//   the secret never has to appear in a WebSocket URL, a log or the browser
+//   history after that;
 // - every request needs an allowed Host (defeats DNS rebinding: a rebound
 //   name is neither an IP literal nor "localhost"), and a same-origin Origin
 //   where one is sent; a WebSocket upgrade must send one.
-import { randomBytes, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
-
-export type AccessKeys = {
-  /** The secret printed once in the URL. */
-  token: string;
-  /** The cookie value the token is exchanged for. */
-  cookieValue: string;
-};
-
-export function createAccessKeys(): AccessKeys {
-  return { token: randomBytes(32).toString("base64url"), cookieValue: randomBytes(32).toString("base64url") };
-}
+import type { Grant } from "./access-links.ts";
 
 /** Cookies are not isolated by port, so two pier instances need two names. */
 export function cookieName(port: number): string {
@@ -28,13 +17,6 @@ export function cookieName(port: number): string {
 
 export function sessionCookieHeader(port: number, value: string): string {
   return `${cookieName(port)}=${value}; HttpOnly; SameSite=Strict; Path=/`;
-}
-
-export function secretsEqual(given: string | undefined | null, expected: string): boolean {
-  if (typeof given !== "string") return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Reads one cookie from a Cookie header (the first one of that name). */
@@ -75,7 +57,7 @@ function splitHostPort(value: string): { host: string; port: number } | null {
 }
 
 export type AccessDecision =
-  | { allow: true }
+  | { allow: true; grant: Grant }
   | { allow: false; status: 400 | 401 | 403; reason: string };
 
 export type AccessRequest = {
@@ -86,8 +68,8 @@ export type AccessRequest = {
   isWebSocket: boolean;
 };
 
-/** The rule for every request other than the one-time token exchange. */
-export function checkAccess(request: AccessRequest, port: number, keys: AccessKeys): AccessDecision {
+/** The rule for every request other than the link exchange; `grantFor` reads a session cookie value. */
+export function checkAccess(request: AccessRequest, port: number, grantFor: (cookieValue: string | undefined) => Grant | null): AccessDecision {
   if (!isAllowedHost(request.host, port)) {
     return { allow: false, status: 403, reason: "this Host is not allowed (use localhost or the IP address pier printed)" };
   }
@@ -100,8 +82,9 @@ export function checkAccess(request: AccessRequest, port: number, keys: AccessKe
   } else if (request.secFetchSite === "cross-site") {
     return { allow: false, status: 403, reason: "cross-site requests are refused" };
   }
-  if (!secretsEqual(readCookie(request.cookie, cookieName(port)), keys.cookieValue)) {
-    return { allow: false, status: 401, reason: "not authorized: open the URL pier printed in its terminal" };
+  const grant = grantFor(readCookie(request.cookie, cookieName(port)));
+  if (grant === null) {
+    return { allow: false, status: 401, reason: "not authorized: open a link pier printed (press Enter in pier's terminal for a fresh one)" };
   }
-  return { allow: true };
+  return { allow: true, grant };
 }

@@ -72,7 +72,9 @@ async function run(options: CliOptions): Promise<void> {
   });
   // The one line a script (or a person) needs; the secret is printed nowhere else.
   process.stdout.write(`${relay.url}\n`);
-  log(`serving ${launch.cwd} with ${demo ? "the offline demo model" : "your pi configuration"}; open the URL above (Ctrl+C stops)`);
+  log(`serving ${launch.cwd} with ${demo ? "the offline demo model" : "your pi configuration"}; open the link above (Ctrl+C stops)`);
+  log("each link works once, for one browser: press Enter here for a fresh one");
+  printLinksOnDemand(() => relay.freshUrl());
   if (options.open) openBrowser(relay.url);
 
   let stopping = false;
@@ -89,6 +91,17 @@ async function run(options: CliOptions): Promise<void> {
   };
   process.on("SIGINT", (signal) => void stop(signal));
   process.on("SIGTERM", (signal) => void stop(signal));
+}
+
+/** Every line typed on pier's standard input (Enter in its terminal) prints a fresh single-use link. */
+function printLinksOnDemand(freshUrl: () => string): void {
+  const input = process.stdin;
+  input.setEncoding("utf8");
+  input.on("data", (text: string) => {
+    for (let i = 0; i < text.split("\n").length - 1; i++) process.stdout.write(`${freshUrl()}\n`);
+  });
+  // No terminal (CI, a service manager): nothing to read, nothing to do.
+  input.on("error", () => {});
 }
 
 function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {

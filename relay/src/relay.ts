@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
-import { checkAccess, createAccessKeys, isAllowedHost, secretsEqual, sessionCookieHeader, type AccessKeys } from "./access-control.ts";
+import { checkAccess, cookieName, isAllowedHost, readCookie, sessionCookieHeader } from "./access-control.ts";
+import { AccessLinks, LINK_TTL_MS, type RedeemFailure } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
 import { sendStatusPage } from "./http-pages.ts";
 import { PiBridge } from "./pi-bridge.ts";
@@ -36,10 +37,12 @@ export type RelayOptions = {
 };
 
 export type RunningRelay = {
-  /** URL to open, secret included: print it once. */
+  /** The first link to open, secret included (single use): print it, nowhere else. */
   url: string;
+  /** Another single-use link, for another browser or after the last one was spent or expired. */
+  freshUrl(): string;
   port: number;
-  keys: AccessKeys;
+  links: AccessLinks;
   pi: PiProcess;
   /** Tells every browser something (e.g. that the demo model is in use). */
   notice(level: "info" | "warning", message: string): void;
@@ -49,7 +52,7 @@ export type RunningRelay = {
 const CLOSE_GOING_AWAY = 1001;
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
-  const keys = createAccessKeys();
+  const links = new AccessLinks();
   const pi = new PiProcess(options.launch);
   // Late-bound: the service reports list changes through the hub the bridge creates.
   let announceSessions = () => {};
@@ -103,7 +106,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         isWebSocket: false,
       },
       port,
-      keys,
+      (cookie) => links.grantFor(cookie),
     );
     if (!decision.allow) {
       if (url.pathname.startsWith("/api/")) {
@@ -114,25 +117,29 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     if (await sessions.handleHttp(request, response, url)) return;
     if (await workspaceApi(request, response, url)) return;
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
-    await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD");
+    await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));
   }
 
   function exchangeToken(request: IncomingMessage, response: ServerResponse, url: URL, token: string): void {
     if (!isAllowedHost(request.headers.host, port)) {
       return sendStatusPage(response, 403, "Refused", "This Host is not allowed (use localhost or the IP address pier printed).");
     }
-    if (!secretsEqual(token, keys.token)) {
-      return sendStatusPage(response, 401, "Not authorized", "This link's secret is not the current one. Open the URL pier printed when it started (every launch prints a new one).");
-    }
     url.searchParams.delete("token");
     // Redirect so the secret leaves the address bar and the history entry.
-    response.writeHead(303, {
-      "Set-Cookie": sessionCookieHeader(port, keys.cookieValue),
-      Location: url.pathname + url.search,
-      "Cache-Control": "no-store",
-      "Referrer-Policy": "no-referrer",
-    });
-    response.end();
+    const redirect = (cookieValue: string | null) => {
+      response.writeHead(303, {
+        ...(cookieValue !== null ? { "Set-Cookie": sessionCookieHeader(port, cookieValue) } : {}),
+        Location: url.pathname + url.search,
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer",
+      });
+      response.end();
+    };
+    const redemption = links.redeem(token);
+    if (redemption.ok) return redirect(redemption.cookieValue);
+    // This browser is signed in already (e.g. it reopened its own spent link): just go in.
+    if (links.grantFor(readCookie(request.headers.cookie, cookieName(port))) !== null) return redirect(null);
+    return sendStatusPage(response, 401, "This link does not open Pier", refusedLinkText(redemption.reason));
   }
 
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -150,7 +157,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
               isWebSocket: true,
             },
             port,
-            keys,
+            (cookie) => links.grantFor(cookie),
           );
     if (!decision.allow) {
       const reason = decision.reason.replace(/[\r\n]/g, " ");
@@ -175,10 +182,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   void gitWatcher.refresh();
 
   const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue().token}`;
   return {
-    url: `http://${urlHost}:${port}/?token=${keys.token}`,
+    url: freshUrl(),
+    freshUrl,
     port,
-    keys,
+    links,
     pi,
     notice: (level, message) => hub.broadcastFrame({ type: "notice", level, message }),
     close: async () => {
@@ -202,6 +211,19 @@ async function closeRelay(server: Server, wss: WebSocketServer, hub: BrowserHub,
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function refusedLinkText(reason: RedeemFailure): string {
+  const fresh = "In the terminal where pier runs, press Enter: it prints a fresh link. Copy that one.";
+  const minutes = Math.round(LINK_TTL_MS / 60_000);
+  switch (reason) {
+    case "used":
+      return `This link was used already. Each link works once, for one browser, so that a copy of it (in a history, a log, a screen share) opens nothing. ${fresh}`;
+    case "expired":
+      return `This link has expired: links work for ${minutes} minutes. ${fresh}`;
+    case "unknown":
+      return `This link's secret is not one this pier issued (pier makes new secrets every time it starts). ${fresh}`;
+  }
 }
 
 function capitalize(text: string): string {

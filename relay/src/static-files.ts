@@ -44,7 +44,24 @@ const CONTENT_TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export async function serveStatic(root: string, urlPath: string, response: ServerResponse, headOnly: boolean): Promise<void> {
+/**
+ * The encoding to send a file in: Brotli or gzip when the browser accepts it
+ * (and does not refuse it with q=0), else none.
+ */
+export function pickEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (name && !(q !== undefined && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+  }
+  if (accepted.has("br")) return "br";
+  if (accepted.has("gzip")) return "gzip";
+  return null;
+}
+
+export async function serveStatic(root: string, urlPath: string, response: ServerResponse, headOnly: boolean, acceptEncoding?: string): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -66,14 +83,20 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
   }
   const type = CONTENT_TYPES[extname(target.path)] ?? "application/octet-stream";
   const immutable = target.path.includes(`${sep}assets${sep}`);
+  // The build leaves .br/.gz copies next to text files (web/scripts/compress-dist.mjs).
+  const encoding = pickEncoding(acceptEncoding);
+  const compressed = encoding ? await fileIfExists(`${target.path}.${encoding === "br" ? "br" : "gz"}`) : null;
+  const body = compressed ?? target;
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     "Content-Type": type,
-    "Content-Length": target.size,
+    "Content-Length": body.size,
     "Cache-Control": immutable ? "private, max-age=31536000, immutable" : "no-store",
+    Vary: "Accept-Encoding",
+    ...(compressed && encoding ? { "Content-Encoding": encoding } : {}),
   });
   if (headOnly) return void response.end();
-  createReadStream(target.path).on("error", () => response.destroy()).pipe(response);
+  createReadStream(body.path).on("error", () => response.destroy()).pipe(response);
 }
 
 async function fileIfExists(path: string): Promise<{ path: string; size: number } | null> {

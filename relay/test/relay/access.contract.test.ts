@@ -1,4 +1,4 @@
-// Who may reach the relay: the printed token is traded once for a cookie; the
+// Who may reach the relay: a printed link's token is traded once for a cookie; the
 // WebSocket and every page need that cookie, an allowed Host, and (for the
 // WebSocket) the relay's own Origin. Static files never leave web/dist.
 import { existsSync, readFileSync } from "node:fs";
@@ -42,13 +42,36 @@ describe("access control", () => {
       expect(response.status).toBe(401);
       expect(response.headers.get("set-cookie")).toBeNull();
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-      expect(await response.text()).toMatch(/not authorized/i);
+      expect(await response.text()).toMatch(/not one this pier issued[\s\S]*press Enter/);
+    });
+
+    it("a link works once: used again it opens nothing and says how to get a fresh one", async () => {
+      const link = await pier.freshUrl();
+      expect((await fetch(link, { redirect: "manual" })).status).toBe(303);
+      const again = await fetch(link, { redirect: "manual" });
+      expect(again.status).toBe(401);
+      expect(again.headers.get("set-cookie")).toBeNull();
+      expect(await again.text()).toMatch(/used already[\s\S]*press Enter: it prints a fresh link/);
+      // A browser already signed in that reopens a spent link just goes in.
+      const signedIn = await httpGet(pier, new URL(link).pathname + new URL(link).search, { Cookie: pier.cookie });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers["set-cookie"]).toBeUndefined();
+    });
+
+    it("prints a fresh, different link on demand (Enter on pier's standard input), only on stdout", async () => {
+      const [a, b] = [await pier.freshUrl(), await pier.freshUrl()];
+      expect(a).not.toBe(b);
+      expect(a).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+      expect(pier.stderr.join("\n")).not.toContain(new URL(a).searchParams.get("token")!);
     });
 
     it("refuses the right token under a foreign Host (DNS rebinding) with 403 and no cookie", async () => {
-      const answer = await httpGet(pier, `/?token=${pier.token}`, { Host: `evil.example:${pier.port}` });
+      const token = new URL(await pier.freshUrl()).searchParams.get("token")!;
+      const answer = await httpGet(pier, `/?token=${token}`, { Host: `evil.example:${pier.port}` });
       expect(answer.status).toBe(403);
       expect(answer.headers["set-cookie"]).toBeUndefined();
+      // Refused there, the link is not spent.
+      expect((await httpGet(pier, `/?token=${token}`)).status).toBe(303);
     });
   });
 

@@ -12,9 +12,13 @@ describe("pier start-up", () => {
     await pier?.stop();
   });
 
-  it("prints exactly one line on stdout: the loopback URL with a 256-bit token", () => {
-    expect(pier.stdout.filter((line) => line !== "")).toEqual([pier.url]);
-    expect(pier.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+  it("prints only links on stdout: the loopback URL with a 256-bit token, and one more per Enter", () => {
+    // startPier asked for one more link (for its own test browser).
+    const lines = pier.stdout.filter((line) => line !== "");
+    expect(lines[0]).toBe(pier.url);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(new Set(lines).size).toBe(2);
     // The secret goes to stdout only, never to the log.
     expect(pier.stderr.join("\n")).not.toContain(pier.token);
   });

@@ -24,8 +24,10 @@ export type StartPierOptions = {
 };
 
 export type RunningPier = {
-  /** The printed URL, `?token=` included. */
+  /** The first printed URL, `?token=` included. Links work once: a second browser needs `freshUrl()`. */
   url: string;
+  /** Asks pier (Enter on its standard input) for another single-use link. */
+  freshUrl(): Promise<string>;
   /** `http://127.0.0.1:<port>`: what a page served by pier sends as Origin. */
   origin: string;
   /** `127.0.0.1:<port>`: the Host header of that page. */
@@ -54,9 +56,10 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
   const child = spawn(process.execPath, [PIER_BIN, ...withPiUnderTest(args)], {
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });
+  child.stdin!.on("error", () => {});
   const stdout: string[] = [];
   const stderr: string[] = [];
   const lineEvents = new EventEmitter();
@@ -103,15 +106,28 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
   const port = Number(parsed.port);
   const host = parsed.host;
   const token = parsed.searchParams.get("token") ?? "";
+  // One request at a time: each waits for the first URL line after its own Enter.
+  let linkQueue: Promise<unknown> = Promise.resolve();
+  const freshUrl = (): Promise<string> => {
+    const next = linkQueue.then(() => {
+      const seen = stdout.length;
+      child.stdin!.write("\n");
+      return waitForUrlLine(lineEvents, stdout, stderr, exitedWithOutput, 10_000, seen);
+    });
+    linkQueue = next.catch(() => undefined);
+    return next;
+  };
   let cookie: string;
   try {
-    cookie = await exchangeToken(url, port);
+    // The printed link stays unused, for the test's first browser.
+    cookie = await exchangeToken(await freshUrl(), port);
   } catch (error) {
     await stop("SIGKILL", 0);
     throw error;
   }
   return {
     url,
+    freshUrl,
     origin: `http://${host}`,
     host,
     port,
@@ -147,8 +163,9 @@ function waitForUrlLine(
   stderr: string[],
   exited: Promise<ExitStatus>,
   timeoutMs: number,
+  from = 0,
 ): Promise<string> {
-  const find = () => stdout.find((line) => /^http:\/\/\S+\/\?token=\S+$/.test(line));
+  const find = () => stdout.slice(from).find((line) => /^http:\/\/\S+\/\?token=\S+$/.test(line));
   return new Promise((resolve, reject) => {
     const describe = (what: string) =>
       new Error(`pier ${what} before printing its URL.\nstdout:\n${stdout.join("\n")}\nstderr:\n${stderr.join("\n")}`);

@@ -1,50 +1,64 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkAccess,
-  cookieName,
-  createAccessKeys,
-  isAllowedHost,
-  isSameOrigin,
-  readCookie,
-  secretsEqual,
-  sessionCookieHeader,
-  type AccessRequest,
-} from "../../src/access-control.ts";
+import { checkAccess, cookieName, isAllowedHost, isSameOrigin, readCookie, sessionCookieHeader, type AccessRequest } from "../../src/access-control.ts";
+import { AccessLinks } from "../../src/access-links.ts";
 
 const port = 4321;
-const keys = createAccessKeys();
+const links = new AccessLinks();
+const redeemed = links.redeem(links.issue().token);
+if (!redeemed.ok) throw new Error("a fresh link must redeem");
+const grantFor = (cookie: string | undefined) => links.grantFor(cookie);
 const good: AccessRequest = {
   host: `127.0.0.1:${port}`,
   origin: `http://127.0.0.1:${port}`,
   secFetchSite: "same-origin",
-  cookie: `other=1; ${cookieName(port)}=${keys.cookieValue}`,
+  cookie: `other=1; ${cookieName(port)}=${redeemed.cookieValue}`,
   isWebSocket: true,
 };
 
-describe("access keys", () => {
-  it("are fresh, at least 128 bits, and distinct for URL and cookie", () => {
-    const other = createAccessKeys();
-    expect(other.token).not.toBe(keys.token);
-    expect(Buffer.from(keys.token, "base64url").length).toBeGreaterThanOrEqual(16);
-    expect(keys.cookieValue).not.toBe(keys.token);
+describe("links", () => {
+  it("carry fresh 256-bit secrets, each its own, and a cookie value distinct from the link's", () => {
+    const a = links.issue();
+    const b = links.issue();
+    expect(a.token).not.toBe(b.token);
+    expect(Buffer.from(a.token, "base64url").length).toBe(32);
+    const spent = links.redeem(a.token);
+    expect(spent.ok && spent.cookieValue).not.toBe(a.token);
+  });
+
+  it("work once: a second use is told 'used', and opens nothing", () => {
+    const { token } = links.issue();
+    expect(links.redeem(token)).toMatchObject({ ok: true });
+    expect(links.redeem(token)).toEqual({ ok: false, reason: "used" });
+  });
+
+  it("expire, and say so; a secret never issued is 'unknown'", () => {
+    let now = 1_000;
+    const clock = new AccessLinks(() => now);
+    const { token } = clock.issue("driver", 60_000);
+    now += 60_001;
+    expect(clock.redeem(token)).toEqual({ ok: false, reason: "expired" });
+    for (const junk of ["", "x".repeat(300), "not-a-secret", null, undefined]) expect(clock.redeem(junk)).toEqual({ ok: false, reason: "unknown" });
+  });
+
+  it("each redemption is its own grant, and only its cookie value carries it", () => {
+    const first = links.redeem(links.issue().token);
+    const second = links.redeem(links.issue().token);
+    if (!first.ok || !second.ok) throw new Error("fresh links must redeem");
+    expect(first.grant.id).not.toBe(second.grant.id);
+    expect(links.grantFor(first.cookieValue)).toEqual(first.grant);
+    expect(links.grantFor(`${first.cookieValue}x`)).toBeNull();
+    expect(links.grantFor(undefined)).toBeNull();
   });
 
   it("make an HttpOnly, SameSite=Strict cookie scoped by port", () => {
-    const header = sessionCookieHeader(port, keys.cookieValue);
+    const header = sessionCookieHeader(port, "value");
     expect(header).toContain("HttpOnly");
     expect(header).toContain("SameSite=Strict");
     expect(header.startsWith(`pier_${port}=`)).toBe(true);
   });
 });
 
-describe("secretsEqual and readCookie", () => {
-  it("compare exactly", () => {
-    expect(secretsEqual(keys.token, keys.token)).toBe(true);
-    expect(secretsEqual(keys.token.slice(1), keys.token)).toBe(false);
-    expect(secretsEqual(undefined, keys.token)).toBe(false);
-    expect(secretsEqual("", keys.token)).toBe(false);
-  });
-
+describe("readCookie", () => {
   it("find a cookie among others", () => {
     expect(readCookie("a=1; pier_1=xyz; b=2", "pier_1")).toBe("xyz");
     expect(readCookie("xpier_1=nope", "pier_1")).toBeUndefined();
@@ -87,30 +101,32 @@ describe("isSameOrigin", () => {
 
 describe("checkAccess", () => {
   it("allows the page's own WebSocket with the cookie", () => {
-    expect(checkAccess(good, port, keys)).toEqual({ allow: true });
+    expect(checkAccess(good, port, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
   });
 
   it("refuses a WebSocket without the cookie (401)", () => {
-    expect(checkAccess({ ...good, cookie: undefined }, port, keys)).toMatchObject({ allow: false, status: 401 });
-    expect(checkAccess({ ...good, cookie: `${cookieName(port)}=${keys.token}` }, port, keys)).toMatchObject({ allow: false, status: 401 });
-    expect(checkAccess({ ...good, cookie: `${cookieName(port + 1)}=${keys.cookieValue}` }, port, keys)).toMatchObject({ allow: false, status: 401 });
+    expect(checkAccess({ ...good, cookie: undefined }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
+    // A link secret is not a cookie, and another pier's cookie name does not count.
+    const link = links.issue();
+    expect(checkAccess({ ...good, cookie: `${cookieName(port)}=${link.token}` }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
+    expect(checkAccess({ ...good, cookie: `${cookieName(port + 1)}=${redeemed.cookieValue}` }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
   });
 
   it("refuses a WebSocket from a foreign or missing Origin (403), cookie or not", () => {
-    expect(checkAccess({ ...good, origin: "http://evil.example" }, port, keys)).toMatchObject({ allow: false, status: 403 });
-    expect(checkAccess({ ...good, origin: undefined }, port, keys)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...good, origin: "http://evil.example" }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...good, origin: undefined }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
   });
 
   it("refuses a foreign Host (DNS rebinding) even with cookie and matching Origin", () => {
     const rebound = { ...good, host: `evil.example:${port}`, origin: `http://evil.example:${port}` };
-    expect(checkAccess(rebound, port, keys)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess(rebound, port, grantFor)).toMatchObject({ allow: false, status: 403 });
   });
 
   it("lets plain page loads omit Origin but refuses cross-site ones", () => {
     const page = { ...good, isWebSocket: false, origin: undefined, secFetchSite: "none" };
-    expect(checkAccess(page, port, keys)).toEqual({ allow: true });
-    expect(checkAccess({ ...page, secFetchSite: "cross-site" }, port, keys)).toMatchObject({ allow: false, status: 403 });
-    expect(checkAccess({ ...page, origin: "http://evil.example" }, port, keys)).toMatchObject({ allow: false, status: 403 });
-    expect(checkAccess({ ...page, cookie: undefined }, port, keys)).toMatchObject({ allow: false, status: 401 });
+    expect(checkAccess(page, port, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
+    expect(checkAccess({ ...page, secFetchSite: "cross-site" }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...page, origin: "http://evil.example" }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...page, cookie: undefined }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
   });
 });
