@@ -49,6 +49,8 @@ export type WorkspaceErrorCode =
   | "outside_workspace"
   /** 403: writes, renames, creations and deletions never go through a symbolic link. */
   | "symlink_refused"
+  /** 403: the file has other hard links, which may lead outside the workspace: it is not read or written. */
+  | "hard_link_refused"
   /** 403: a PUT/POST without the page's own Origin header. */
   | "origin_required"
   /** 403: the operating system refused (permissions, read-only file system). */

@@ -1,10 +1,14 @@
 // Writes a whole file so that no reader ever sees half of it: the bytes go to
 // a temporary file in the same folder, then rename() swaps it in (replace) or
 // link() puts it in place only if nothing is there yet (create, no clobber).
+// Every step names its file in one held folder (folder.at), so the temporary
+// file, the rename and the link all happen in that folder, whatever happens
+// to the path that led to it. rename() replaces the name, not the file: when
+// the old file had other hard links, they keep the old bytes.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { link, open, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import type { HeldFolder } from "./held-folder.ts";
 import { errnoCode } from "./workspace-error.ts";
 
 export const TEMP_PREFIX = ".pier-save-";
@@ -20,11 +24,12 @@ const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL
 export type KeptAttributes = { mode: number; uid: number; gid: number };
 
 /**
- * `keep` null: create `full`, failing with EEXIST if anything exists there.
- * Otherwise replace it, keeping its mode (and owner, when allowed).
+ * `keep` null: create `name` in `folder`, failing with EEXIST if anything
+ * exists there. Otherwise replace it, keeping its mode (and owner, when allowed).
  */
-export async function writeFileAtomic(full: string, bytes: Uint8Array, keep: KeptAttributes | null): Promise<void> {
-  const temp = join(dirname(full), `${TEMP_PREFIX}${randomBytes(6).toString("hex")}-${basename(full).slice(0, 40)}${TEMP_SUFFIX}`);
+export async function writeFileAtomic(folder: Pick<HeldFolder, "at">, name: string, bytes: Uint8Array, keep: KeptAttributes | null): Promise<void> {
+  const full = folder.at(name);
+  const temp = folder.at(`${TEMP_PREFIX}${randomBytes(6).toString("hex")}-${name.slice(0, 40)}${TEMP_SUFFIX}`);
   const handle = await open(temp, NEW_FILE_FLAGS, keep ? 0o600 : 0o666);
   let placed = false;
   try {
@@ -65,7 +70,7 @@ async function writeExclusive(full: string, bytes: Uint8Array): Promise<void> {
   }
 }
 
-/** An empty new file; EEXIST if anything (even a dangling symbolic link) is there. */
+/** An empty new file at `full` (a held folder's `at`); EEXIST if anything (even a dangling symbolic link) is there. */
 export async function createEmptyFile(full: string): Promise<void> {
   const handle = await open(full, NEW_FILE_FLAGS, 0o666);
   await handle.close();

@@ -1,6 +1,12 @@
 // Reading one regular file safely: lstat first (a FIFO is never opened),
 // open with O_NOFOLLOW | O_NONBLOCK, fstat the descriptor, bounded reads.
 // A file's version is the sha256 of its bytes.
+//
+// A file with more than one hard link is not read: the other names may be
+// outside the workspace (anyone who can write in the workspace can hard-link
+// ~/.ssh/id_rsa into it), and nothing tells where a file's other names are
+// short of searching every folder of the file system. The check is on the
+// open descriptor, so it is about the very file that would be read.
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open, type FileHandle } from "node:fs/promises";
@@ -49,14 +55,22 @@ export function describeKind(info: { isDirectory(): boolean; isFIFO(): boolean; 
   return "a device or other special file";
 }
 
+export function hardLinked(rel: string, links: number): WorkspaceError {
+  return new WorkspaceError(
+    403,
+    "hard_link_refused",
+    `${JSON.stringify(rel)} has ${links - 1} other hard link${links === 2 ? "" : "s"}; Pier does not open hard-linked files, they may point outside the workspace.`,
+  );
+}
+
 export function notRegular(rel: string, kind: string): WorkspaceError {
   return new WorkspaceError(415, "not_regular_file", `${JSON.stringify(rel)} is ${kind}, not a regular file.`);
 }
 
 /**
  * Reads `absolute` (a path with no symbolic link in its last component),
- * refusing anything but a regular file. `checkOpened` verifies where the
- * descriptor really points.
+ * refusing anything but a regular file with a single link. `checkOpened`
+ * verifies where the descriptor really points.
  */
 export async function readRegularFile(
   absolute: string,
@@ -74,6 +88,7 @@ export async function readRegularFile(
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw notRegular(rel, describeKind(info));
+    if (info.nlink > 1) throw hardLinked(rel, info.nlink);
     await checkOpened(handle.fd);
     const base = { size: info.size, mode: info.mode & 0o7777, uid: info.uid, gid: info.gid };
     if (info.size > MAX_EDITABLE_BYTES) {

@@ -4,12 +4,15 @@
 // 2. resolution with realpath, which must stay inside the workspace's own
 //    realpath and out of ".git" (resolveExisting, for reads: symbolic links
 //    that stay inside are followed);
-// 3. for anything that changes the disk, no symbolic link anywhere on the way:
-//    the parent folder's realpath must be exactly its lexical path
-//    (resolveForChange); the last component is checked with lstat by callers.
-import { readlink, realpath } from "node:fs/promises";
+// 3. for anything that changes the disk, no symbolic link anywhere on the way,
+//    and no path walked twice: the parent folder is opened one segment at a
+//    time from the workspace root, never through a link, and held open while
+//    the change is made in it (changeAt, held-folder.ts); the last component
+//    is checked with lstat by callers, in that held folder.
+import { lstat, readlink, realpath } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
+import { openFolder, type HeldFolder } from "./held-folder.ts";
 import { WorkspaceError, errnoCode, fromFsError } from "./workspace-error.ts";
 
 /** Bytes; PATH_MAX on Linux. */
@@ -57,6 +60,17 @@ function badPath(message: string): WorkspaceError {
 
 const PROC_FD = existsSync("/proc/self/fd");
 
+/** Where a change happens: `at` is the path to give fs calls (it acts in the held `folder`). */
+export type ChangeTarget = {
+  rootReal: string;
+  /** The absolute path by name, for messages and for comparing two targets; never for fs calls. */
+  full: string;
+  folder: HeldFolder;
+  /** The last component. */
+  name: string;
+  at: string;
+};
+
 export class WorkspacePaths {
   /** The workspace as configured (absolute), for display. */
   readonly root: string;
@@ -92,30 +106,92 @@ export class WorkspacePaths {
   }
 
   /**
-   * The absolute path for creating, replacing, renaming or deleting `rel`:
-   * its parent must exist, resolve inside the workspace, and contain no
-   * symbolic link. The last component is the caller's to lstat.
+   * Runs `change` on `rel` inside its parent folder, held open: the parent is
+   * opened segment by segment from the workspace root without following any
+   * symbolic link, checked to be inside the workspace (where it really is
+   * now, not where its path points), and every fs call of `change` goes
+   * through `target.at`, which acts in that folder even if a folder on the
+   * path is swapped for a link meanwhile. Afterwards the folder is checked
+   * again (on Linux that only matters if a real folder was moved out).
    */
-  async resolveForChange(rel: string): Promise<{ rootReal: string; full: string }> {
+  async changeAt<T>(rel: string, change: (target: ChangeTarget) => Promise<T>): Promise<T> {
     const rootReal = await this.rootReal();
-    const full = join(rootReal, rel);
-    const parent = dirname(full);
-    let parentReal: string;
+    const segments = rel.split("/");
+    const name = segments.pop() ?? rel;
+    const folder = await this.#openParent(rootReal, segments, rel);
     try {
-      parentReal = await realpath(parent);
+      await this.checkFolder(folder, rootReal, rel);
+      const result = await change({ rootReal, full: join(rootReal, rel), folder, name, at: folder.at(name) });
+      await this.checkFolder(folder, rootReal, rel, "after");
+      return result;
+    } finally {
+      await folder.close().catch(() => {});
+    }
+  }
+
+  async #openParent(rootReal: string, segments: readonly string[], rel: string): Promise<HeldFolder> {
+    let folder: HeldFolder;
+    try {
+      folder = await openFolder(rootReal);
     } catch (error) {
-      const code = errnoCode(error);
-      if (code === "ELOOP") throw linkLoop(rel);
-      if (code === "ENOENT" || code === "ENOTDIR") {
-        throw new WorkspaceError(404, "not_found", `The folder that would hold ${JSON.stringify(rel)} does not exist.`);
+      throw new WorkspaceError(404, "not_found", `The workspace folder ${this.root} is not available (${errnoCode(error) ?? "error"}).`);
+    }
+    for (const [index, segment] of segments.entries()) {
+      let next: HeldFolder;
+      try {
+        next = await folder.child(segment);
+      } catch (error) {
+        await folder.close().catch(() => {});
+        throw await this.#whyNoFolder(rootReal, segments.slice(0, index + 1).join("/"), rel, error);
       }
-      throw fromFsError(error, rel);
+      await folder.close().catch(() => {});
+      folder = next;
     }
-    this.#checkResolved(rootReal, parentReal, rel);
-    if (parentReal !== parent) {
-      throw new WorkspaceError(403, "symlink_refused", `${JSON.stringify(rel)} lies under a symbolic link; changes never go through one.`);
+    return folder;
+  }
+
+  /** Why the folder `prefix` (on the way to `rel`) could not be opened: missing, a file, or a link (and where it leads). */
+  async #whyNoFolder(rootReal: string, prefix: string, rel: string, error: unknown): Promise<WorkspaceError> {
+    const code = errnoCode(error);
+    const missing = new WorkspaceError(404, "not_found", `The folder that would hold ${JSON.stringify(rel)} does not exist.`);
+    if (code === "ENOENT") return missing;
+    if (code !== "ENOTDIR" && code !== "ELOOP") return fromFsError(error, rel);
+    // Only to choose the message: nothing is changed after this.
+    const full = join(rootReal, prefix);
+    const info = await lstat(full).catch(() => null);
+    if (info === null) return missing;
+    if (!info.isSymbolicLink()) return info.isDirectory() ? underLink(rel) : missing;
+    let target: string;
+    try {
+      target = await realpath(full);
+    } catch (cause) {
+      return errnoCode(cause) === "ELOOP" ? linkLoop(rel) : underLink(rel);
     }
-    return { rootReal, full };
+    try {
+      this.#checkResolved(rootReal, target, rel);
+    } catch (refusal) {
+      return refusal as WorkspaceError;
+    }
+    return underLink(rel);
+  }
+
+  /** Refuses a held folder that is (now) outside the workspace or in ".git"; `rel` is the path of the change, for messages. */
+  async checkFolder(folder: HeldFolder, rootReal: string, rel: string, when: "before" | "after" = "before"): Promise<void> {
+    const where = await folder.whereNow().catch(() => null);
+    if (where === null) {
+      if (when === "after") return; // Deleted meanwhile: nothing can have landed anywhere else.
+      throw new WorkspaceError(404, "not_found", `The folder that would hold ${JSON.stringify(rel)} does not exist.`);
+    }
+    if (!isInside(rootReal, where)) {
+      throw new WorkspaceError(
+        403,
+        "outside_workspace",
+        when === "before"
+          ? `The folder that would hold ${JSON.stringify(rel)} was moved outside the workspace; nothing was changed.`
+          : `The folder holding ${JSON.stringify(rel)} was moved outside the workspace while the change was being made.`,
+      );
+    }
+    this.#checkResolved(rootReal, where, rel);
   }
 
   /**
@@ -143,6 +219,10 @@ export class WorkspacePaths {
 
 function outside(rel: string): WorkspaceError {
   return new WorkspaceError(403, "outside_workspace", `${JSON.stringify(rel)} leads outside the workspace (through a symbolic link).`);
+}
+
+function underLink(rel: string): WorkspaceError {
+  return new WorkspaceError(403, "symlink_refused", `${JSON.stringify(rel)} lies under a symbolic link; changes never go through one.`);
 }
 
 function linkLoop(rel: string): WorkspaceError {

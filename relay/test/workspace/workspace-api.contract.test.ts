@@ -5,10 +5,13 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
+import { snapshotDifferences, snapshotFolder } from "./folder-snapshot.ts";
+import { startFolderSwapper } from "./folder-swapper.ts";
 import { httpJson, type JsonAnswer } from "./workspace-http.ts";
 
 const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
@@ -137,6 +140,72 @@ describe("workspace API", () => {
       expect(answer.status, answer.text).toBe(200);
       expect(existsSync(join(ws, "escape-to-delete"))).toBe(false);
       if (PASSWD) expect(await readFile("/etc/passwd", "utf8")).toBe(PASSWD);
+    });
+
+    it("keeps every change inside while a folder is swapped for a link to outside, again and again", async () => {
+      const outside = await mkdtemp(join(tmpdir(), "pier-race-outside-"));
+      try {
+        for (const dir of [join(ws, "racy"), outside]) {
+          await mkdir(join(dir, "tree"), { recursive: true });
+          await writeFile(join(dir, "a.txt"), "same\n");
+          await writeFile(join(dir, "tree", "x.txt"), "do not delete\n");
+        }
+        const before = await snapshotFolder(outside);
+        const statuses = new Map<string, number>();
+        const count = (answer: JsonAnswer) => {
+          const key = answer.status === 200 ? "200" : `${answer.status} ${answer.json?.error?.code}`;
+          statuses.set(key, (statuses.get(key) ?? 0) + 1);
+          return answer.status === 200;
+        };
+        const swapper = startFolderSwapper(join(ws, "racy"), outside, { linkMicros: 300, realMicros: 300 });
+        const deadline = Date.now() + 2000;
+        try {
+          for (let i = 0; Date.now() < deadline; i++) {
+            count(await save({ path: `racy/new-${i}.txt`, content: "new\n", baseVersion: null }));
+            count(await save({ path: "racy/a.txt", content: "same\n", baseVersion: sha256("same\n") }));
+            count(await post("create", { path: `racy/d-${i}`, type: "dir" }));
+            count(await post("rename", { from: "racy/a.txt", to: `racy/a-${i}.txt` }));
+            count(await post("rename", { from: `racy/a-${i}.txt`, to: "racy/a.txt" }));
+            count(await post("delete", { path: `racy/d-${i}` }));
+            count(await post("delete", { path: "racy/tree", recursive: true }));
+            count(await post("create", { path: "racy/tree", type: "dir" }));
+          }
+        } finally {
+          await swapper.stop();
+        }
+        const seen = Object.fromEntries(statuses);
+        console.log(`symlink race over HTTP: ${JSON.stringify(seen)}`);
+        expect(snapshotDifferences(before, await snapshotFolder(outside))).toEqual([]);
+        expect(Object.keys(seen).every((key) => /^(200|403 (symlink_refused|outside_workspace)|404 not_found|409 (exists|conflict|not_empty))$/.test(key)), JSON.stringify(seen)).toBe(true);
+        expect(seen["200"] ?? 0, JSON.stringify(seen)).toBeGreaterThan(0);
+        expect((seen["403 symlink_refused"] ?? 0) + (seen["403 outside_workspace"] ?? 0), JSON.stringify(seen)).toBeGreaterThan(0);
+      } finally {
+        await rm(join(ws, "racy"), { recursive: true, force: true });
+        await rm(join(ws, "racy.real"), { recursive: true, force: true });
+        await rm(outside, { recursive: true, force: true });
+      }
+    });
+
+    it("lists a file hard-linked from outside, but neither reads nor saves it", async () => {
+      const outside = await mkdtemp(join(tmpdir(), "pier-hardlink-"));
+      try {
+        await writeFile(join(outside, "id_rsa"), "PRIVATE KEY\n");
+        await link(join(outside, "id_rsa"), join(ws, "notes-linked.txt"));
+        const tree = await get("/api/files/tree");
+        expect(tree.json.entries).toContainEqual({ path: "notes-linked.txt", type: "file", size: 12 });
+        const answer = await read("notes-linked.txt");
+        expectError(answer, 403, "hard_link_refused");
+        expect(answer.json.error.message).toContain("Pier does not open hard-linked files");
+        expect(answer.text).not.toContain("PRIVATE KEY");
+        const saved = await save({ path: "notes-linked.txt", content: "owned\n", baseVersion: null });
+        expectError(saved, 403, "hard_link_refused");
+        expect(saved.text).not.toContain("PRIVATE KEY");
+        expect(await readFile(join(outside, "id_rsa"), "utf8")).toBe("PRIVATE KEY\n");
+        expect((await post("delete", { path: "notes-linked.txt" })).status).toBe(200);
+        expect(await readFile(join(outside, "id_rsa"), "utf8")).toBe("PRIVATE KEY\n");
+      } finally {
+        await rm(outside, { recursive: true, force: true });
+      }
     });
 
     it("refuses a change without the page's Origin (403) and a foreign Origin (403)", async () => {

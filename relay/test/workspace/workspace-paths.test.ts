@@ -129,10 +129,16 @@ describe("WorkspacePaths", () => {
   });
 
   it("for changes, refuses any symbolic link on the way and parents outside", async () => {
-    expect((await paths.resolveForChange("src/new.txt")).full).toBe(join(root, "src", "new.txt"));
-    expect(await asyncRefusal(() => paths.resolveForChange("srclink/new.txt"))).toEqual({ status: 403, code: "symlink_refused" });
-    expect(await asyncRefusal(() => paths.resolveForChange("rootdir/tmp/x"))).toEqual({ status: 403, code: "outside_workspace" });
-    expect(await asyncRefusal(() => paths.resolveForChange("gitlink/config"))).toEqual({ status: 403, code: "forbidden_path" });
-    expect(await asyncRefusal(() => paths.resolveForChange("missing/new.txt"))).toEqual({ status: 404, code: "not_found" });
+    const target = await paths.changeAt("src/new.txt", async (target) => target);
+    expect(target.full).toBe(join(root, "src", "new.txt"));
+    expect(target.name).toBe("new.txt");
+    const change = (rel: string) => paths.changeAt(rel, async () => "changed");
+    expect(await asyncRefusal(() => change("srclink/new.txt"))).toEqual({ status: 403, code: "symlink_refused" });
+    expect(await asyncRefusal(() => change("rootdir/tmp/x"))).toEqual({ status: 403, code: "outside_workspace" });
+    expect(await asyncRefusal(() => change("gitlink/config"))).toEqual({ status: 403, code: "forbidden_path" });
+    expect(await asyncRefusal(() => change("loop/x"))).toEqual({ status: 403, code: "symlink_refused" });
+    expect(await asyncRefusal(() => change("missing/new.txt"))).toEqual({ status: 404, code: "not_found" });
+    expect(await asyncRefusal(() => change("src/a.txt/new.txt"))).toEqual({ status: 404, code: "not_found" });
+    expect(await change("src/deeper-is-fine-if-it-exists")).toBe("changed");
   });
 });
