@@ -40,11 +40,13 @@ export function classifyBrowserFrame(data: Buffer, maxBytes = MAX_COMMAND_BYTES)
   }
   const verdict = validateCommand(value);
   if (!verdict.ok) return refuse("invalid_command", verdict.error, label);
+  // The schema bounds an accepted id (in characters): use it whole, never a cut copy.
+  const id = (verdict.command as { id?: unknown }).id;
   return {
     kind: "command",
     line: data,
     type: label.type!,
-    ...(label.id !== undefined ? { id: label.id } : {}),
+    ...(typeof id === "string" ? { id } : {}),
     command: value as Record<string, unknown>,
   };
 }

@@ -1,82 +1,31 @@
 // Runtime check of a record a browser wants written to pi's stdin. pi 0.87.1
 // trusts its input: a well-formed but wrong command (null, a missing field,
-// a field of the wrong type) can throw inside pi or crash the process. The
-// relay runs every record through validateCommand and refuses failures with
-// the returned English sentence. Unknown extra fields are allowed
-// (forward-compatible); known fields must have the right JSON type.
+// a field of the wrong type, a mode it does not know) can throw inside pi or
+// crash the process. The relay runs every record through validateCommand and
+// refuses failures with the returned English sentence.
+//
+// What is valid is not written here: it is the command's schema in
+// pi/command-schemas.ts, walked below. The walker knows exactly the JSON
+// Schema keywords those schemas use (type, properties, required, items,
+// enum, const, maxLength, anyOf; a test keeps it that way and checks it
+// agrees with TypeBox's own JSON Schema validator), so every refusal can say
+// where and what was expected: `set_steering_mode.mode must be "all" or
+// "one-at-a-time", not the string "bogus"`. A validator of our own rather
+// than TypeBox's: its messages are ours, and it needs no code generation
+// (the browser's CSP forbids eval) and no validator library in any bundle.
+// Unknown extra fields are allowed (forward-compatible).
 
-import type { RpcCommand, RpcCommandType } from "./pi/commands.ts";
+import type { RpcCommand } from "./pi/commands.ts";
 import { RPC_COMMAND_TYPES, isRpcCommandType } from "./pi/commands.ts";
+import { COMMAND_SCHEMAS, ExtensionUiResponseSchema, type SchemaShape } from "./pi/command-schemas.ts";
 import type { ExtensionUiResponse } from "./pi/extension-ui.ts";
-import { THINKING_LEVELS } from "./pi/model.ts";
 
-/** Longest accepted `id` (commands and extension UI responses). */
-export const MAX_COMMAND_ID_LENGTH = 256;
+export { MAX_COMMAND_ID_LENGTH } from "./pi/command-schemas.ts";
 
 /** Outcome of validateCommand. */
 export type CommandValidation =
   | { ok: true; command: RpcCommand | ExtensionUiResponse }
   | { ok: false; error: string };
-
-/** How one known field is checked. */
-type FieldKind =
-  | { kind: "string" }
-  | { kind: "boolean" }
-  | { kind: "images" }
-  | { kind: "oneOf"; values: readonly string[] };
-
-interface FieldRule {
-  name: string;
-  required: boolean;
-  check: FieldKind;
-}
-
-const STRING: FieldKind = { kind: "string" };
-const BOOLEAN: FieldKind = { kind: "boolean" };
-const IMAGES: FieldKind = { kind: "images" };
-const QUEUE_MODE: FieldKind = { kind: "oneOf", values: ["all", "one-at-a-time"] };
-const STREAMING_BEHAVIOR: FieldKind = { kind: "oneOf", values: ["steer", "followUp"] };
-const THINKING_LEVEL: FieldKind = { kind: "oneOf", values: THINKING_LEVELS };
-
-const required = (name: string, check: FieldKind): FieldRule => ({ name, required: true, check });
-const optional = (name: string, check: FieldKind): FieldRule => ({ name, required: false, check });
-
-/** The fields of every command besides `type` and `id`. */
-const COMMAND_FIELDS: { readonly [T in RpcCommandType]: readonly FieldRule[] } = {
-  prompt: [required("message", STRING), optional("images", IMAGES), optional("streamingBehavior", STREAMING_BEHAVIOR)],
-  steer: [required("message", STRING), optional("images", IMAGES)],
-  follow_up: [required("message", STRING), optional("images", IMAGES)],
-  abort: [],
-  clear_queue: [],
-  new_session: [optional("parentSession", STRING)],
-  get_state: [],
-  set_model: [required("provider", STRING), required("modelId", STRING)],
-  cycle_model: [],
-  get_available_models: [],
-  set_thinking_level: [required("level", THINKING_LEVEL)],
-  cycle_thinking_level: [],
-  get_available_thinking_levels: [],
-  set_steering_mode: [required("mode", QUEUE_MODE)],
-  set_follow_up_mode: [required("mode", QUEUE_MODE)],
-  compact: [optional("customInstructions", STRING)],
-  set_auto_compaction: [required("enabled", BOOLEAN)],
-  set_auto_retry: [required("enabled", BOOLEAN)],
-  abort_retry: [],
-  bash: [required("command", STRING), optional("excludeFromContext", BOOLEAN)],
-  abort_bash: [],
-  get_session_stats: [],
-  export_html: [optional("outputPath", STRING)],
-  switch_session: [required("sessionPath", STRING)],
-  fork: [required("entryId", STRING)],
-  clone: [],
-  get_fork_messages: [],
-  get_entries: [optional("since", STRING)],
-  get_tree: [],
-  get_last_assistant_text: [],
-  set_session_name: [required("name", STRING)],
-  get_messages: [],
-  get_commands: [],
-};
 
 /**
  * Check that `value` is a command pi 0.87.1 can safely handle, or an
@@ -94,125 +43,131 @@ export function validateCommand(value: unknown): CommandValidation {
   if (typeof type !== "string") {
     return fail(`a command's "type" must be a string, not ${describe(type)}`);
   }
+  let schema: SchemaShape;
+  if (type === "extension_ui_response") schema = ExtensionUiResponseSchema;
+  else if (isRpcCommandType(type)) schema = COMMAND_SCHEMAS[type];
+  else return fail(`unknown command type ${JSON.stringify(truncate(type))}`);
 
-  if (type === "extension_ui_response") {
-    return validateExtensionUiResponse(value);
-  }
-  if (!isRpcCommandType(type)) {
-    return fail(`unknown command type ${JSON.stringify(truncate(type))}`);
-  }
-
-  if (Object.hasOwn(value, "id")) {
-    const idError = checkId(type, value["id"], false);
-    if (idError) return fail(idError);
-  }
-  for (const rule of COMMAND_FIELDS[type]) {
-    const error = checkField(type, value, rule);
-    if (error) return fail(error);
-  }
-  return { ok: true, command: value as unknown as RpcCommand };
+  const error = check(schema, value, type);
+  return error === undefined ? { ok: true, command: value as unknown as RpcCommand | ExtensionUiResponse } : fail(error);
 }
 
-/** An extension_ui_response needs the request's id and one of value / confirmed / cancelled:true. */
-function validateExtensionUiResponse(value: Record<string, unknown>): CommandValidation {
-  const where = "extension_ui_response";
-  if (!Object.hasOwn(value, "id")) {
-    return fail(`${where}.id is required and must be the id of the extension_ui_request being answered`);
-  }
-  const idError = checkId(where, value["id"], true);
-  if (idError) return fail(idError);
+/** Every record type validateCommand accepts. */
+export const ACCEPTED_COMMAND_TYPES: readonly string[] = [...RPC_COMMAND_TYPES, "extension_ui_response"];
 
-  const hasValue = Object.hasOwn(value, "value");
-  const hasConfirmed = Object.hasOwn(value, "confirmed");
-  const hasCancelled = Object.hasOwn(value, "cancelled");
-  if (hasValue && typeof value["value"] !== "string") {
-    return fail(`${where}.value must be a string, not ${describe(value["value"])}`);
-  }
-  if (hasConfirmed && typeof value["confirmed"] !== "boolean") {
-    return fail(`${where}.confirmed must be a boolean, not ${describe(value["confirmed"])}`);
-  }
-  if (hasCancelled && value["cancelled"] !== true) {
-    return fail(`${where}.cancelled must be true when present, not ${describe(value["cancelled"])}`);
-  }
-  if (!hasValue && !hasConfirmed && !hasCancelled) {
-    return fail(`${where} must carry "value" (a string), "confirmed" (a boolean) or "cancelled": true`);
-  }
-  return { ok: true, command: value as unknown as ExtensionUiResponse };
-}
+// --- the schema walker -------------------------------------------------------------
 
-function checkId(where: string, id: unknown, isRequired: boolean): string | undefined {
-  if (typeof id !== "string") {
-    return `${where}.id must be a string${isRequired ? "" : " when present"}, not ${describe(id)}`;
-  }
-  if (id.length > MAX_COMMAND_ID_LENGTH) {
-    return `${where}.id must be at most ${MAX_COMMAND_ID_LENGTH} characters long (it has ${id.length})`;
-  }
-  return undefined;
-}
+/**
+ * The first way `value` (found at `path`) breaks `schema`, as a sentence, or
+ * undefined when it fits. Fields are checked in the schema's order, so `id`
+ * comes before the command's own fields, and an object's anyOf last.
+ */
+function check(schema: SchemaShape, value: unknown, path: string): string | undefined {
+  if (!fits(schema, value)) return `${path} must be ${expected(schema)}, not ${describe(value)}`;
 
-function checkField(type: string, command: Record<string, unknown>, rule: FieldRule): string | undefined {
-  const path = `${type}.${rule.name}`;
-  if (!Object.hasOwn(command, rule.name)) {
-    return rule.required ? `${path} is required and must be ${expected(rule.check)}` : undefined;
+  // UTF-16 length ≥ code points, so only a long string needs counting.
+  if (typeof value === "string" && schema.maxLength !== undefined && value.length > schema.maxLength) {
+    const length = codePoints(value);
+    if (length > schema.maxLength) return `${path} must be at most ${schema.maxLength} characters long (it has ${length})`;
   }
-  const value = command[rule.name];
-  switch (rule.check.kind) {
-    case "string":
-      return typeof value === "string" ? undefined : `${path} must be a string, not ${describe(value)}`;
-    case "boolean":
-      return typeof value === "boolean" ? undefined : `${path} must be a boolean, not ${describe(value)}`;
-    case "oneOf":
-      return typeof value === "string" && rule.check.values.includes(value)
-        ? undefined
-        : `${path} must be ${expected(rule.check)}, not ${describe(value)}`;
-    case "images":
-      return checkImages(path, value);
-  }
-}
-
-/** images: an array of {type:"image", data: string (base64), mimeType: string}. */
-function checkImages(path: string, value: unknown): string | undefined {
-  if (!Array.isArray(value)) {
-    return `${path} must be an array of images, not ${describe(value)}`;
-  }
-  for (let i = 0; i < value.length; i++) {
-    const image: unknown = value[i];
-    const at = `${path}[${i}]`;
-    if (!isPlainObject(image)) {
-      return `${at} must be an object {type: "image", data, mimeType}, not ${describe(image)}`;
+  if (Array.isArray(value) && schema.items) {
+    for (let i = 0; i < value.length; i++) {
+      const error = check(schema.items, value[i], `${path}[${i}]`);
+      if (error) return error;
     }
-    if (image["type"] !== "image") {
-      return `${at}.type must be "image", not ${describe(image["type"])}`;
+  }
+  if (isPlainObject(value)) {
+    const required = schema.required ?? [];
+    const properties = schema.properties ?? {};
+    for (const [name, property] of Object.entries(properties)) {
+      const at = `${path}.${name}`;
+      if (!Object.hasOwn(value, name)) {
+        if (required.includes(name)) return `${at} is required and must be ${expected(property)}${property.title ? ` (${property.title})` : ""}`;
+        continue;
+      }
+      const error = check(property, value[name], at);
+      if (error) return error;
     }
-    if (typeof image["data"] !== "string") {
-      return `${at}.data must be a base64 string, not ${describe(image["data"])}`;
-    }
-    if (typeof image["mimeType"] !== "string") {
-      return `${at}.mimeType must be a string, not ${describe(image["mimeType"])}`;
+    const missing = required.find((name) => !Object.hasOwn(properties, name) && !Object.hasOwn(value, name));
+    if (missing !== undefined) return `${path}.${missing} is required`;
+    if (schema.anyOf && !schema.anyOf.some((branch) => check(branch, value, path) === undefined)) {
+      return `${path} must carry ${alternatives(schema)}`;
     }
   }
   return undefined;
 }
 
-function expected(check: FieldKind): string {
-  switch (check.kind) {
+/** Whether `value` has the schema's JSON type and, for const / enum, one of its values (the shallow part of a check). */
+function fits(schema: SchemaShape, value: unknown): boolean {
+  if ("const" in schema) return value === schema.const;
+  if (schema.enum) return schema.enum.includes(value);
+  switch (schema.type) {
+    case undefined:
+      return true;
     case "string":
-      return "a string";
+      return typeof value === "string";
     case "boolean":
-      return "a boolean";
-    case "images":
-      return "an array of images";
-    case "oneOf":
-      return check.values.length === 2
-        ? `${JSON.stringify(check.values[0])} or ${JSON.stringify(check.values[1])}`
-        : `one of ${check.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isPlainObject(value);
+    default:
+      // A type this walker does not know must not pass silently (a test
+      // keeps the schemas to the known ones).
+      return false;
   }
 }
+
+/** What a schema wants, in words: `a string`, `"all" or "one-at-a-time"`, `an object {type: "image", data, mimeType}`… */
+function expected(schema: SchemaShape, plural = false): string {
+  if ("const" in schema) return JSON.stringify(schema.const);
+  if (schema.enum) {
+    const values = schema.enum.map((v) => JSON.stringify(v));
+    return values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(", ")}`;
+  }
+  switch (schema.type) {
+    case "string":
+      return (plural ? "" : "a ") + (schema.contentEncoding === "base64" ? "base64 string" : "string") + (plural ? "s" : "");
+    case "boolean":
+      return plural ? "booleans" : "a boolean";
+    case "array":
+      return `${plural ? "arrays" : "an array"}${schema.items ? ` of ${expected(schema.items, true)}` : ""}`;
+    case "object": {
+      const fields = Object.entries(schema.properties ?? {}).map(([name, property]) =>
+        "const" in property ? `${name}: ${JSON.stringify(property.const)}` : name,
+      );
+      return `${plural ? "objects" : "an object"}${fields.length > 0 ? ` {${fields.join(", ")}}` : ""}`;
+    }
+    default:
+      return plural ? `values of type ${String(schema.type)}` : `a value of type ${String(schema.type)}`;
+  }
+}
+
+/** An object's anyOf of required fields, in words: `"value" (a string), "confirmed" (a boolean) or "cancelled": true`. */
+function alternatives(schema: SchemaShape): string {
+  const names = (schema.anyOf ?? []).flatMap((branch) => branch.required ?? []);
+  const words = names.map((name) => {
+    const property = schema.properties?.[name];
+    if (!property) return JSON.stringify(name);
+    return "const" in property ? `${JSON.stringify(name)}: ${JSON.stringify(property.const)}` : `${JSON.stringify(name)} (${expected(property)})`;
+  });
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : (words[0] ?? "one of its alternatives");
+}
+
+// --- helpers ---------------------------------------------------------------------------
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/** Length in Unicode code points, as JSON Schema's maxLength counts it. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
 }
 
 /** A short English description of a JSON value, for error messages. */
@@ -241,6 +196,3 @@ function truncate(text: string): string {
 function fail(error: string): CommandValidation {
   return { ok: false, error };
 }
-
-/** Every record type validateCommand accepts. */
-export const ACCEPTED_COMMAND_TYPES: readonly string[] = [...RPC_COMMAND_TYPES, "extension_ui_response"];

@@ -57,6 +57,10 @@ describe("commands from a browser", () => {
     { name: "two records in one frame", data: () => '{"type":"get_state"}\n{"type":"get_state"}', code: "raw_newline" },
     { name: "a binary frame", data: () => Buffer.from('{"type":"get_state"}'), binary: true, code: "binary_frame" },
     { name: "an unknown pier.* request", data: () => '{"type":"pier.reboot_universe"}', code: "unknown_request", command: { type: "pier.reboot_universe" } },
+    // pi 0.87.1 would store these as they are (rpc-mode passes them straight to the session).
+    { name: "a steering mode pi does not have", data: () => '{"type":"set_steering_mode","mode":"bogus","id":"m1"}', code: "invalid_command", command: { type: "set_steering_mode", id: "m1" } },
+    { name: "a thinking level pi does not have", data: () => '{"type":"set_thinking_level","level":"extreme","id":"m2"}', code: "invalid_command", command: { type: "set_thinking_level", id: "m2" } },
+    { name: "compaction instructions that are not text", data: () => '{"type":"compact","customInstructions":42,"id":"m3"}', code: "invalid_command", command: { type: "compact", id: "m3" } },
     {
       name: "a frame one byte over the limit",
       // A well-formed prompt, so only its size can be the reason.
