@@ -1,0 +1,282 @@
+// Redaction for capture files: secrets (API keys, tokens, link secrets) and,
+// optionally, file contents (what read returned, what write/edit wrote).
+//
+// A JSON line is redacted string by string: each string literal that holds
+// something to hide is replaced by another valid literal, and every other
+// byte stays as it was, so the line is still valid JSON (and still one line:
+// a replacement never contains a raw newline). The edits are returned so a
+// caller can move chunk boundaries that fell inside the line (mapOffset).
+// A line that is not JSON gets the secret patterns applied to its text.
+//
+// Secrets are found by shape (sk-…, ghp_…, xoxb-…, AKIA…, AIza…, JWTs,
+// Bearer/Basic credentials, PEM private keys, ?token= style URL parameters,
+// FOO_API_KEY=… assignments) and by place (the value of a key such as token,
+// apiKey, authorization, password, secret; the argument after --api-key).
+// Each is replaced by a marker of the same kind ("sk-[redacted]"), so a
+// reader still sees what was there.
+
+import { literalValue, scanStringLiterals } from "./json-strings.ts";
+
+export interface RedactionOptions {
+  secrets?: boolean;
+  fileContents?: boolean;
+}
+
+export const REDACTED = "[redacted]";
+
+/** Tools whose result is a file's contents, and tools whose arguments are. */
+const READ_TOOLS: ReadonlySet<string> = new Set(["read"]);
+const WRITE_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
+/** Arguments of write/edit that name the file rather than hold its contents. */
+const PATH_KEYS: ReadonlySet<string> = new Set(["path", "file_path", "filePath"]);
+
+const SECRET_PATTERNS: readonly { re: RegExp; replace: string }[] = [
+  { re: /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, replace: "-----BEGIN $1PRIVATE KEY-----[redacted]-----END $1PRIVATE KEY-----" },
+  { re: /\b(sk-(?:ant-|proj-|or-)?)[A-Za-z0-9_-]{16,}/g, replace: "$1[redacted]" },
+  { re: /\b(gh[pousr]_)[A-Za-z0-9]{20,}/g, replace: "$1[redacted]" },
+  { re: /\b(github_pat_)[A-Za-z0-9_]{20,}/g, replace: "$1[redacted]" },
+  { re: /\b(xox[abposr]-)[A-Za-z0-9-]{8,}/g, replace: "$1[redacted]" },
+  { re: /\b(AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: "$1[redacted]" },
+  { re: /\b(AIza)[0-9A-Za-z_-]{30,}/g, replace: "$1[redacted]" },
+  { re: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: "eyJ[redacted-jwt]" },
+  // A credential, not prose: it has a digit somewhere.
+  { re: /\b(Bearer|Basic)(\s+)(?=[A-Za-z._~+/=-]*\d)[A-Za-z0-9._~+/=-]{12,}/gi, replace: "$1$2[redacted]" },
+  { re: /([?&#;](?:token|access_token|refresh_token|auth|key|api_key|apikey|secret|password|sig|signature|code)=)[^&#\s"'<>]{4,}/gi, replace: "$1[redacted]" },
+  { re: /\b([A-Z0-9_]*(?:API_KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD)[A-Z0-9_]*)=(["']?)[^\s"']{8,}/g, replace: "$1=$2[redacted]" },
+];
+
+/** Quick tests: could this text hold a secret at all? (Both false means certainly not.) */
+const MIGHT_HOLD_SECRET =
+  /sk-|gh[pousr]_|github_pat_|xox[abposr]-|eyJ|AKIA|ASIA|AIza|PRIVATE KEY|API_?KEY|APIKEY|TOKEN|SECRET|PASSW|\\u/;
+const MIGHT_HOLD_SECRET_ANY_CASE =
+  /bearer|basic|[?&#;][a-z_]+=|(?:token|secret|password|passwd|api_?key|api-key|apikey|authorization|cookie|private_?key|credentials?)"\s*:|--[a-z-]*(?:key|token|secret|password)/i;
+
+/** Keys whose string value is a secret whatever it looks like. */
+const SENSITIVE_KEY = /(?:^|[_-]|[a-z])(?:token|secret|password|passwd|api_?key|api-key|apikey|authorization|cookie|private_?key|credentials?)$/i;
+
+/** Command-line options whose next argument is a secret. */
+const SENSITIVE_OPTION = /^--?[a-z-]*(?:api-?key|token|secret|password)$/i;
+
+/** The secret patterns applied to free text. */
+export function redactSecretsInText(text: string): string {
+  let out = text;
+  for (const { re, replace } of SECRET_PATTERNS) {
+    re.lastIndex = 0;
+    out = out.replace(re, replace);
+  }
+  return out;
+}
+
+/** A string value, knowing where it sits: its key, or the array element before it. */
+export function redactSecretString(value: string, key: string | null, previousString: string | null): string {
+  if (value.length >= 8 && !value.includes(REDACTED)) {
+    if (key !== null && SENSITIVE_KEY.test(key)) return REDACTED;
+    if (previousString !== null && SENSITIVE_OPTION.test(previousString)) return REDACTED;
+    // --api-key=sk-… in one argument
+    const eq = value.indexOf("=");
+    if (eq > 0 && SENSITIVE_OPTION.test(value.slice(0, eq))) return `${value.slice(0, eq + 1)}${REDACTED}`;
+  }
+  return redactSecretsInText(value);
+}
+
+/** UTF-8 byte length of a string. */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+export function fileContentsMarker(original: string): string {
+  return `[file contents removed: ${utf8Length(original)} bytes]`;
+}
+
+/**
+ * Remembers, across the lines of one stream, which tool each streaming tool
+ * call block belongs to: toolcall_delta fragments carry only a contentIndex,
+ * and for write/edit they are file contents.
+ */
+export class ToolCallTracker {
+  #names = new Map<number, string>();
+
+  observe(value: unknown): void {
+    const record = value as { type?: unknown; message?: { role?: unknown }; assistantMessageEvent?: Record<string, unknown> } | null;
+    if (record === null || typeof record !== "object") return;
+    if (record.type === "message_start") this.#names.clear();
+    const step = record.assistantMessageEvent;
+    if (record.type === "message_update" && step && step["type"] === "toolcall_start" && typeof step["contentIndex"] === "number" && typeof step["toolName"] === "string") {
+      this.#names.set(step["contentIndex"], step["toolName"]);
+    }
+  }
+
+  toolAt(contentIndex: number): string | undefined {
+    return this.#names.get(contentIndex);
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const seg = (key: string | number): string => `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+
+/**
+ * JSON pointers of the strings in `value` that are file contents, with their
+ * replacement. Covers tool results of read (content text and image data),
+ * write/edit arguments wherever they appear (tool calls, tool_execution_*
+ * args, nested call records), edit diffs, and streamed write/edit argument
+ * fragments.
+ */
+export function fileContentPointers(value: unknown, tracker: ToolCallTracker | null): Map<string, string> {
+  const found = new Map<string, string>();
+  const mark = (pointer: string, text: unknown): void => {
+    if (typeof text === "string" && text.length > 0) found.set(pointer, fileContentsMarker(text));
+  };
+  const markResult = (result: unknown, pointer: string, tool: string): void => {
+    if (!isObject(result)) return;
+    if (READ_TOOLS.has(tool) && Array.isArray(result["content"])) {
+      result["content"].forEach((item, i) => {
+        if (!isObject(item)) return;
+        mark(`${pointer}/content/${i}/text`, item["text"]);
+        mark(`${pointer}/content/${i}/data`, item["data"]);
+      });
+    }
+    if (tool === "edit" && isObject(result["details"])) {
+      mark(`${pointer}/details/diff`, result["details"]["diff"]);
+      mark(`${pointer}/details/patch`, result["details"]["patch"]);
+    }
+  };
+  const markArguments = (args: unknown, pointer: string, underKey: string | null): void => {
+    if (typeof args === "string") {
+      if (underKey === null || !PATH_KEYS.has(underKey)) mark(pointer, args);
+    } else if (Array.isArray(args)) {
+      args.forEach((item, i) => markArguments(item, pointer + seg(i), underKey));
+    } else if (isObject(args)) {
+      for (const [key, item] of Object.entries(args)) markArguments(item, pointer + seg(key), key);
+    }
+  };
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, pointer + seg(i)));
+      return;
+    }
+    if (!isObject(node)) return;
+    const toolName = typeof node["toolName"] === "string" ? node["toolName"] : null;
+    const callName = typeof node["name"] === "string" ? node["name"] : null;
+    if (node["role"] === "toolResult" && toolName !== null) markResult(node, pointer, toolName);
+    if (toolName !== null) {
+      markResult(node["result"], `${pointer}/result`, toolName);
+      markResult(node["partialResult"], `${pointer}/partialResult`, toolName);
+      if (WRITE_TOOLS.has(toolName)) markArguments(node["args"], `${pointer}/args`, null);
+    }
+    if (callName !== null && WRITE_TOOLS.has(callName)) markArguments(node["arguments"], `${pointer}/arguments`, null);
+    for (const [key, item] of Object.entries(node)) if (typeof item === "object" && item !== null) walk(item, pointer + seg(key));
+  };
+  walk(value, "");
+  if (tracker !== null && isObject(value) && value["type"] === "message_update") {
+    const step = value["assistantMessageEvent"];
+    if (isObject(step) && step["type"] === "toolcall_delta" && typeof step["contentIndex"] === "number") {
+      const tool = tracker.toolAt(step["contentIndex"]);
+      if (tool !== undefined && WRITE_TOOLS.has(tool)) mark("/assistantMessageEvent/delta", step["delta"]);
+    }
+  }
+  return found;
+}
+
+/** One replaced byte range of a line. */
+export interface Edit {
+  start: number;
+  end: number;
+  replacement: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8");
+
+/**
+ * Redact one line (no LF; a trailing CR is kept as is). Returns the edits,
+ * in order, or an empty list when nothing needed hiding. `tracker` follows
+ * streaming tool calls across lines; pass the same one for every line of a
+ * stream (null for frames and commands).
+ */
+export function redactLine(bytes: Uint8Array, options: RedactionOptions, tracker: ToolCallTracker | null): Edit[] {
+  if (!options.secrets && !options.fileContents) return [];
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 0x0d) end--;
+  const body = bytes.subarray(0, end);
+  const text = decoder.decode(body);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Not JSON: only the text patterns apply, to the whole line.
+    if (!options.secrets) return [];
+    const redacted = redactSecretsInText(text);
+    return redacted === text ? [] : [{ start: 0, end, replacement: encoder.encode(redacted.replace(/[\r\n]/g, " ")) }];
+  }
+  const files = options.fileContents ? fileContentPointers(value, tracker) : new Map<string, string>();
+  tracker?.observe(value);
+  const secrets = options.secrets === true && (MIGHT_HOLD_SECRET.test(text) || MIGHT_HOLD_SECRET_ANY_CASE.test(text));
+  if (files.size === 0 && !secrets) return [];
+  const edits: Edit[] = [];
+  scanStringLiterals(body, (literal, handle) => {
+    if (literal.isKey) return;
+    let replacement: string | undefined;
+    if (files.size > 0) replacement = files.get(handle.pointer());
+    if (replacement === undefined && secrets) {
+      const original = literalValue(body, literal.start, literal.end);
+      if (original === null) return;
+      const redacted = redactSecretString(original, literal.key, literal.previousString);
+      if (redacted !== original) replacement = redacted;
+    }
+    if (replacement !== undefined) edits.push({ start: literal.start, end: literal.end, replacement: encoder.encode(JSON.stringify(replacement)) });
+  });
+  return edits;
+}
+
+/** Apply edits (in order, not overlapping) to bytes. */
+export function applyEdits(bytes: Uint8Array, edits: readonly Edit[]): Uint8Array {
+  if (edits.length === 0) return bytes;
+  let size = bytes.length;
+  for (const edit of edits) size += edit.replacement.length - (edit.end - edit.start);
+  const out = new Uint8Array(size);
+  let from = 0;
+  let to = 0;
+  for (const edit of edits) {
+    out.set(bytes.subarray(from, edit.start), to);
+    to += edit.start - from;
+    out.set(edit.replacement, to);
+    to += edit.replacement.length;
+    from = edit.end;
+  }
+  out.set(bytes.subarray(from), to);
+  return out;
+}
+
+/** Where byte `offset` of the original ends up after the edits; an offset inside a replaced range moves to the replacement's end. */
+export function mapOffset(edits: readonly Edit[], offset: number): number {
+  let delta = 0;
+  for (const edit of edits) {
+    if (offset <= edit.start) break;
+    if (offset < edit.end) return edit.start + delta + edit.replacement.length;
+    delta += edit.replacement.length - (edit.end - edit.start);
+  }
+  return offset + delta;
+}
+
+/** Redact a JSON text (a relay frame, a sent command); unchanged when nothing needed hiding. */
+export function redactJsonText(text: string, options: RedactionOptions): string {
+  const bytes = encoder.encode(text);
+  const edits = redactLine(bytes, options, null);
+  return edits.length === 0 ? text : decoder.decode(applyEdits(bytes, edits));
+}
+
+/** Redact a command line (e.g. pi's, in a capture header): secrets in arguments, and the argument after --api-key and the like. */
+export function redactCommandLine(args: readonly string[]): string[] {
+  return args.map((arg, i) => redactSecretString(arg, null, i > 0 ? args[i - 1]! : null));
+}
