@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { transcriptRows } from "../src/lib/transcript/transcript-rows.ts";
+import { rowKey, transcriptRows } from "../src/lib/transcript/transcript-rows.ts";
 import { distanceFromBottom, nextFollow, NEAR_BOTTOM_PX } from "../src/lib/transcript/follow.ts";
 import type { ConversationMessage, SystemMessage } from "../src/lib/pi-types.ts";
 import type { TranscriptMarker } from "../src/lib/session/session-state.ts";
@@ -17,19 +17,19 @@ const marker = (seq: number, beforeIndex: number) =>
 describe("transcriptRows", () => {
   it("puts the system prompt first and skips tool results and hidden custom messages", () => {
     const rows = transcriptRows(system, [user("a"), assistant("b"), toolResult(), custom(false), custom(true)], []);
-    expect(rows.map((r) => r.key)).toEqual(["system", "message:0", "message:1", "message:4"]);
+    expect(rows.map(rowKey)).toEqual(["system", "message:0", "message:1", "message:4"]);
     expect(rows[0]!.kind).toBe("system");
   });
 
   it("places markers before the message they precede, in arrival order, and clamps past-the-end ones", () => {
     const rows = transcriptRows(null, [user("a"), assistant("b")], [marker(3, 1), marker(1, 1), marker(2, 9), marker(4, 0)]);
-    expect(rows.map((r) => r.key)).toEqual(["marker:4", "message:0", "marker:3", "marker:1", "message:1", "marker:2"]);
+    expect(rows.map(rowKey)).toEqual(["marker:4", "message:0", "marker:3", "marker:1", "message:1", "marker:2"]);
   });
 
   it("keeps keys stable while the transcript grows (a row keeps its measured height)", () => {
     const before = transcriptRows(system, [user("a"), assistant("b")], []);
     const after = transcriptRows(system, [user("a"), assistant("b"), user("c"), assistant("d")], []);
-    expect(after.slice(0, before.length).map((r) => r.key)).toEqual(before.map((r) => r.key));
+    expect(after.slice(0, before.length).map(rowKey)).toEqual(before.map(rowKey));
   });
 
   it("is linear enough for thousands of messages", () => {

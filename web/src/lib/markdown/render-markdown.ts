@@ -12,7 +12,7 @@
 // also forbids inline scripts: a third layer we do not rely on here.
 
 import DOMPurify, { type Config, type DOMPurify as Purifier } from "dompurify";
-import { Marked, type Tokens } from "marked";
+import { Marked, type Links, type Token, type Tokens, type TokensList } from "marked";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -103,4 +103,46 @@ export function renderMarkdown(text: string): string {
   if (text === "") return "";
   const html = marked.parse(text, { async: false });
   return getPurifier().sanitize(html, SANITIZE);
+}
+
+/** A little of every kind of Markdown (see warmUpMarkdown). */
+const WARM_UP_TEXT = [
+  "# Heading\n\nSome *emphasis*, **strong**, `code`, ~~strike~~, a [link](https://example.com) and <b>tags</b>.",
+  "- item\n- [ ] task\n\n1. one\n2. two\n\n> quote\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\nSetext\n---",
+  "```ts\nconst x = 1;\n```\n\n    indented\n\n***\n\n![image](https://example.com/x.png) www.example.com",
+].join("\n\n");
+
+/**
+ * Runs the renderer and the sanitizer once on a sample, while the page is
+ * idle: the first use compiles their regular expressions and code, which
+ * otherwise lands in the first frame of the first answer (tens of ms).
+ */
+export function warmUpMarkdown(): void {
+  const run = () => {
+    renderMarkdown(WARM_UP_TEXT);
+  };
+  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 5000 });
+  else setTimeout(run, 1000);
+}
+
+/**
+ * The top-level blocks of `text` (marked's tokens, whose `raw`s are the
+ * source), with the link reference definitions `links` already known, as
+ * if they had come earlier in the same text. For live-markdown.ts, which
+ * renders a growing text a block at a time.
+ */
+export function markdownBlocks(text: string, links: Readonly<Links> = {}): TokensList {
+  const lexer = new marked.Lexer({ ...marked.defaults });
+  Object.assign(lexer.tokens.links, links);
+  return lexer.lex(text);
+}
+
+/**
+ * Renders blocks from markdownBlocks to HTML that is safe for {@html},
+ * exactly as renderMarkdown renders them as part of their whole text: the
+ * same renderer, the same sanitizer.
+ */
+export function renderBlocks(blocks: Token[]): string {
+  if (blocks.length === 0) return "";
+  return getPurifier().sanitize(marked.parser(blocks), SANITIZE);
 }

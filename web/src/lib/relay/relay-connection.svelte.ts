@@ -2,6 +2,15 @@
 // reducer, the record log, relay state (hello, child, peers, stderr), command
 // ids, and reconnecting. Components read the runes fields; nothing else
 // touches the socket.
+//
+// What arrives is not applied at once but queued and applied once per
+// animation frame (#drain), in arrival order, a time-boxed slice at a time:
+// while pi streams, thousands of records a second then cost one re-render
+// per frame instead of one per WebSocket message, and a burst that takes
+// longer than a frame's budget is spread over several frames instead of
+// freezing the page. Text frames, the bytes around them, the commands this
+// browser sends (for the log) and the socket closing all go through the same
+// queue, so their order is kept.
 
 import {
   JsonlDecoder,
@@ -25,6 +34,8 @@ import {
   type EntryIndex,
 } from "../session/entry-index.ts";
 import { expirePending } from "../session/pending-commands.ts";
+import { FrameScheduler, pageHidden } from "./frame-scheduler.ts";
+import { settleRecord } from "./settle-records.ts";
 
 /** After this long without an answer a command is shown as overdue or timed out. */
 const PENDING_TIMEOUT_MS = 15_000;
@@ -56,12 +67,26 @@ export interface Alert {
 /** Close code the relay uses for a socket without a valid session cookie. */
 export const UNAUTHORIZED_CLOSE_CODE = 4401;
 
+/**
+ * How long one slice of queued work may take (decoding and reducing; Svelte's
+ * re-render, layout and paint come on top, in the same frame).
+ */
+const FRAME_BUDGET_MS = 8;
+/** Bytes decoded in one go (the budget is checked between such slices and between records). */
+const DECODE_SLICE_BYTES = 64 * 1024;
 const MAX_STDERR_LINES = 500;
 const MAX_ALERTS = 6;
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
 /** After these, pi's session has new entries: move the entry cursor on. */
 const ADDS_ENTRIES = new Set(["agent_settled", "compaction_end"]);
+
+/** Something that happened on the socket, waiting in #queue to be applied (`at`: when it happened). */
+type Queued =
+  | { kind: "bytes"; bytes: Uint8Array; at: number }
+  | { kind: "text"; text: string; at: number }
+  | { kind: "out"; raw: string; value: unknown; at: number }
+  | { kind: "closed"; code: number; opened: boolean };
 
 /** Why a get_entries was sent: to show the session (load), or only to keep the cursor current (advance). */
 type EntriesRequest = { since: string | null; purpose: "load" | "advance" };
@@ -93,7 +118,7 @@ export class RelayConnection {
   lastRelayError = $state<Extract<RelayFrame, { type: "error" }> | null>(null);
   /** Attempts since the last successful hello (for the status bar). */
   reconnectAttempt = $state(0);
-  /** Bumped (at most once per frame) when `log` changes; the log itself is not reactive. */
+  /** Bumped (at most once per applied slice, so once per frame) when `log` changes; the log itself is not reactive. */
   logVersion = $state(0);
   readonly log: RecordLog = createRecordLog();
   /**
@@ -118,7 +143,16 @@ export class RelayConnection {
   #retryDelay = RECONNECT_MIN_MS;
   #opened = false;
   #stopped = false;
-  #logFlushScheduled = false;
+  /** Not yet applied, oldest first from #queueHead. */
+  #queue: Queued[] = [];
+  #queueHead = 0;
+  /** Lines decoded from the bytes being applied, the next one to apply, and when those bytes arrived. */
+  #lines: DecodedLine[] = [];
+  #lineAt = 0;
+  #linesArrivedAt = 0;
+  #draining = false;
+  readonly #drainer = new FrameScheduler(() => this.#drain());
+  #logChanged = false;
   /** The first line of a truncated replay may start mid-record. */
   #replayHeadMayBeCut = false;
   /** `call()`s waiting for their response, by command id. */
@@ -163,13 +197,14 @@ export class RelayConnection {
     };
     ws.onmessage = (event: MessageEvent) => {
       if (this.#ws !== ws) return;
-      if (typeof event.data === "string") this.#onTextFrame(event.data);
-      else if (event.data instanceof ArrayBuffer) this.#onBytes(new Uint8Array(event.data));
+      if (typeof event.data === "string") this.#enqueue({ kind: "text", text: event.data, at: Date.now() });
+      else if (event.data instanceof ArrayBuffer) this.#enqueue({ kind: "bytes", bytes: new Uint8Array(event.data), at: Date.now() });
     };
     ws.onclose = (event: CloseEvent) => {
       if (this.#ws !== ws) return;
       this.#ws = null;
-      void this.#onClose(event.code, this.#opened);
+      // After whatever arrived before it.
+      this.#enqueue({ kind: "closed", code: event.code, opened: this.#opened });
     };
   }
 
@@ -178,6 +213,11 @@ export class RelayConnection {
     this.#stopped = true;
     if (this.#pendingTimer) clearInterval(this.#pendingTimer);
     this.#pendingTimer = null;
+    this.#drainer.cancel();
+    this.#queue = [];
+    this.#queueHead = 0;
+    this.#lines = [];
+    this.#lineAt = 0;
     this.#clearRetry();
     this.#ws?.close(1000);
     this.#ws = null;
@@ -205,7 +245,7 @@ export class RelayConnection {
     const raw = JSON.stringify(record);
     noteCommandSent(this.session, id, command.type, Date.now(), record);
     ws.send(raw);
-    this.#log("out", raw, record);
+    this.#enqueue({ kind: "out", raw, value: record, at: Date.now() });
     return id;
   }
 
@@ -257,7 +297,7 @@ export class RelayConnection {
     }
     const raw = JSON.stringify(response);
     ws.send(raw);
-    this.#log("out", raw, response);
+    this.#enqueue({ kind: "out", raw, value: response, at: Date.now() });
     return true;
   }
 
@@ -270,7 +310,7 @@ export class RelayConnection {
     }
     const raw = JSON.stringify(request);
     ws.send(raw);
-    this.#log("out", raw, request);
+    this.#enqueue({ kind: "out", raw, value: request, at: Date.now() });
     return true;
   }
 
@@ -319,22 +359,97 @@ export class RelayConnection {
 
   // ── incoming ──────────────────────────────────────────────────────────
 
-  #onTextFrame(text: string): void {
+  #enqueue(item: Queued): void {
+    this.#queue.push(item);
+    // A hidden page gets no frames to spread the work over, and nothing to
+    // show meanwhile: it keeps up at once.
+    if (pageHidden() && !this.#draining) this.#drain();
+    else this.#drainer.schedule();
+  }
+
+  /**
+   * Apply what is queued, in order, until it is all done or this slice's
+   * budget is spent (then the rest waits for the next frame). A relay frame
+   * that starts or ends a replay ends the slice too: the next record must
+   * meet the app after its effects have seen the new phase (they run in the
+   * microtask after this task).
+   */
+  #drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    const deadline = pageHidden() ? Infinity : performance.now() + FRAME_BUDGET_MS;
+    try {
+      for (;;) {
+        if (this.#lineAt < this.#lines.length) {
+          this.#onLine(this.#lines[this.#lineAt++]!, this.#linesArrivedAt);
+        } else {
+          const item = this.#queue[this.#queueHead];
+          if (item === undefined) break;
+          if (item.kind === "bytes" && item.bytes.length > DECODE_SLICE_BYTES) {
+            // A big frame (replayed output can come a megabyte at once) is
+            // decoded a slice at a time, so that the budget can end the
+            // work between slices.
+            this.#queue[this.#queueHead] = { kind: "bytes", bytes: item.bytes.subarray(DECODE_SLICE_BYTES), at: item.at };
+            this.#lines = this.#decoder.push(item.bytes.subarray(0, DECODE_SLICE_BYTES));
+            this.#lineAt = 0;
+            this.#linesArrivedAt = item.at;
+          } else {
+            this.#queue[this.#queueHead++] = undefined as never;
+            if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
+              this.#queue = this.#queue.slice(this.#queueHead);
+              this.#queueHead = 0;
+            }
+            if (item.kind === "bytes") {
+              this.#lines = this.#decoder.push(item.bytes);
+              this.#lineAt = 0;
+              this.#linesArrivedAt = item.at;
+            } else if (item.kind === "text") {
+              if (this.#onTextFrame(item.text, item.at)) {
+                this.#drainer.scheduleTask();
+                return;
+              }
+            } else if (item.kind === "out") {
+              this.#log("out", item.raw, item.value, item.at);
+            } else {
+              void this.#onClose(item.code, item.opened);
+            }
+          }
+        }
+        if (performance.now() > deadline) {
+          this.#drainer.schedule();
+          return;
+        }
+      }
+      this.#lines = [];
+      this.#lineAt = 0;
+      this.#queue = [];
+      this.#queueHead = 0;
+    } finally {
+      this.#draining = false;
+      if (this.#logChanged) {
+        this.#logChanged = false;
+        this.logVersion++;
+      }
+    }
+  }
+
+  /** Returns true when the frame started or ended a replay. */
+  #onTextFrame(text: string, at: number): boolean {
     let frame: RelayFrame;
     try {
       frame = JSON.parse(text) as RelayFrame;
     } catch {
-      this.#log("relay", text, undefined);
-      return;
+      this.#log("relay", text, undefined, at);
+      return false;
     }
-    this.#log("relay", text, frame);
+    this.#log("relay", text, frame, at);
     switch (frame.type) {
       case "hello":
         this.#onHello(frame);
-        return;
+        return true;
       case "replay_end":
         this.#onReplayEnd();
-        return;
+        return true;
       case "child_started":
         this.#failCalls("pi restarted before answering.");
         this.#decoder = new JsonlDecoder();
@@ -346,30 +461,30 @@ export class RelayConnection {
           this.send({ type: "get_state" });
           this.#loadSession(false);
         }
-        return;
+        return false;
       case "child_exited":
-        this.#flushDecoder();
+        this.#flushDecoder(at);
         this.#failCalls("pi exited before answering.");
         this.child = frame.child;
         this.session.status = "idle";
         this.session.pending = {};
-        return;
+        return false;
       case "stderr":
         this.stderr.push(frame.line);
         if (this.stderr.length > MAX_STDERR_LINES) this.stderr.splice(0, this.stderr.length - MAX_STDERR_LINES);
-        return;
+        return false;
       case "peers":
         this.peers = frame.count;
-        return;
+        return false;
       case "notice":
         this.#pushAlert(frame.level, "Relay", frame.message);
-        return;
+        return false;
       case "workspace_changed":
         this.#emitWorkspaceChanged(frame.paths, frame.git === true);
-        return;
+        return false;
       case "sessions_changed":
         this.sessionsListVersion++;
-        return;
+        return false;
       case "error": {
         this.lastRelayError = frame;
         const refusedId = frame.command?.id;
@@ -377,14 +492,14 @@ export class RelayConnection {
         if (refusedId !== undefined && this.#calls.has(refusedId)) {
           // Its caller shows the refusal where the person acted.
           this.#settleCall(refusedId, localFailure(frame.command?.type ?? "unknown", frame.message));
-          return;
+          return false;
         }
         const what = frame.command?.type ? ` (${frame.command.type})` : "";
         this.#pushAlert("error", `Relay refused a command${what}`, `${frame.message} [${frame.code}]`);
-        return;
+        return false;
       }
       default:
-        return;
+        return false;
     }
   }
 
@@ -533,24 +648,20 @@ export class RelayConnection {
     this.send({ type: "get_messages" });
   }
 
-  #onBytes(bytes: Uint8Array): void {
-    for (const line of this.#decoder.push(bytes)) this.#onLine(line);
+  #flushDecoder(at: number): void {
+    for (const line of this.#decoder.end()) this.#onLine(line, at);
   }
 
-  #flushDecoder(): void {
-    for (const line of this.#decoder.end()) this.#onLine(line);
-  }
-
-  #onLine(line: DecodedLine): void {
+  #onLine(line: DecodedLine, at: number): void {
     const cutHead = this.#replayHeadMayBeCut;
     this.#replayHeadMayBeCut = false;
     if (line.kind === "invalid") {
-      this.#log("in", line.raw, undefined);
+      this.#log("in", line.raw, undefined, at);
       // A truncated replay can begin inside a record: that fragment is not pi's fault.
       if (!cutHead) applyInvalidLine(this.session, line.raw, line.error);
       return;
     }
-    this.#log("in", line.raw, line.value);
+    this.#log("in", line.raw, line.value, at);
     const record = line.value as { type?: unknown; id?: unknown; command?: unknown; success?: unknown };
     const failuresBefore = this.session.failures.length;
     const pendingType =
@@ -563,6 +674,8 @@ export class RelayConnection {
     const entriesRequest = record.type === "response" && typeof record.id === "string" ? this.#entriesRequests.get(record.id) : undefined;
     if (entriesRequest !== undefined) this.#entriesRequests.delete(record.id as string);
 
+    // Finished messages, tool results…: out of Svelte's deep reactivity (settle-records.ts).
+    settleRecord(line.value);
     applyRecord(this.session, line.value);
     this.#emitRecord({ kind: "record", record: line.value, replaying: this.replaying });
     if (awaited) this.#settleCall(record.id as string, line.value as RpcResponse);
@@ -645,16 +758,10 @@ export class RelayConnection {
     if (this.alerts.length > MAX_ALERTS) this.alerts.splice(0, this.alerts.length - MAX_ALERTS);
   }
 
-  #log(direction: "in" | "out" | "relay", raw: string, value: unknown): void {
-    appendLog(this.log, direction, raw, value);
-    if (this.#logFlushScheduled) return;
-    this.#logFlushScheduled = true;
-    const flush = () => {
-      this.#logFlushScheduled = false;
-      this.logVersion++;
-    };
-    if (typeof requestAnimationFrame === "function") requestAnimationFrame(flush);
-    else setTimeout(flush, 16);
+  /** Only while draining: the version is bumped once, at the end of the slice. */
+  #log(direction: "in" | "out" | "relay", raw: string, value: unknown, at: number): void {
+    appendLog(this.log, direction, raw, value, at);
+    this.#logChanged = true;
   }
 }
 

@@ -70,11 +70,47 @@ function blockAt(message: AssistantMessage, index: number, kind: "text" | "think
   return content[index]!;
 }
 
+/**
+ * Same counts and cost (pi sends usage with every delta, mostly unchanged).
+ * Only the fields pi has are compared, one by one (a generic comparison
+ * costs more than the rest of the delta); a field a newer pi adds shows at
+ * message_end, which replaces the message and its usage anyway.
+ */
+function sameUsage(a: Usage | null | undefined, b: Usage): boolean {
+  if (a === b) return true;
+  if (!a) return false;
+  if (
+    a.input !== b.input ||
+    a.output !== b.output ||
+    a.cacheRead !== b.cacheRead ||
+    a.cacheWrite !== b.cacheWrite ||
+    a.totalTokens !== b.totalTokens ||
+    a.cacheWrite1h !== b.cacheWrite1h ||
+    a.reasoning !== b.reasoning
+  ) {
+    return false;
+  }
+  const x = a.cost;
+  const y = b.cost;
+  if (x === y) return true;
+  if (!x || !y) return false;
+  return (
+    x.input === y.input &&
+    x.output === y.output &&
+    x.cacheRead === y.cacheRead &&
+    x.cacheWrite === y.cacheWrite &&
+    x.total === y.total &&
+    x.totalFromProvider === y.totalFromProvider
+  );
+}
+
 export function applyAssistantEvent(state: SessionState, event: AssistantMessageEvent, usage: Usage | undefined): void {
   const message = liveMessage(state);
+  // Only a change is written: in the browser each write of a new object
+  // makes Svelte wrap it and re-run whatever shows it, once per delta.
   if (usage !== undefined) {
-    message.usage = usage;
-    state.lastUsage = usage;
+    if (!sameUsage(message.usage, usage)) message.usage = usage;
+    if (!sameUsage(state.lastUsage, usage)) state.lastUsage = usage;
   }
   switch (event.type) {
     case "text_start":

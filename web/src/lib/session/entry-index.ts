@@ -64,6 +64,9 @@ export function applyEntriesAnswer(index: EntryIndex, data: unknown, since: stri
   let changed = since === null || leafId !== index.leafId;
   for (const entry of entries) {
     if (!isEntry(entry) || index.byId.has(entry.id)) continue;
+    // The parent's id string instead of an equal copy: a long session holds thousands.
+    const parent = entry.parentId === null ? undefined : index.byId.get(entry.parentId);
+    if (parent !== undefined) entry.parentId = parent.id;
     index.byId.set(entry.id, entry);
     index.order.push(entry.id);
     changed = true;

@@ -52,15 +52,16 @@ export function onTurnEnd(state: SessionState): void {
 
 /** A run that settled cannot still be executing tools (e.g. aborted before tool_execution_end). */
 function finishOrphanedTools(state: SessionState, now: number): void {
-  for (const id in state.tools) {
-    const tool = state.tools[id]!;
-    if (tool.status === "running") {
+  for (const id in state.runningTools) {
+    const tool = state.tools[id];
+    if (tool?.status === "running") {
       tool.status = "failed";
       tool.endedAt = now;
       // The settle is not when the tool stopped: no duration to show.
       tool.timedLive = false;
     }
   }
+  state.runningTools = {};
 }
 
 const DISPOSITIONS: ReadonlySet<string> = new Set(["started", "queued", "handled"]);

@@ -262,6 +262,8 @@ export interface SessionState {
   clearedQueue: { steering: string[]; followUp: string[] } | null;
   lastUsage: Usage | null;
   tools: Record<string, ToolExecution>;
+  /** Ids of the executions in `tools` still running: a settle finishes only these, not every tool of the session. */
+  runningTools: Record<string, true>;
   queue: { steering: string[]; followUp: string[] };
   /** Commands this browser sent and pi has not answered yet. */
   pending: Record<string, PendingCommand>;
@@ -335,6 +337,7 @@ export function createSessionState(): SessionState {
     clearedQueue: null,
     lastUsage: null,
     tools: {},
+    runningTools: {},
     queue: { steering: [], followUp: [] },
     pending: {},
     timedOut: [],
@@ -368,6 +371,7 @@ export function startAnotherSession(state: SessionState): void {
   state.clearedQueue = null;
   state.lastUsage = null;
   state.tools = {};
+  state.runningTools = {};
   state.queue = fresh.queue;
   state.needsMessages = false;
   state.needsSessionLoad = true;

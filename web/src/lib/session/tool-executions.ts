@@ -36,6 +36,7 @@ function newExecution(toolCallId: string, toolName: string, args: unknown, now: 
 export function ensureTool(state: SessionState, toolCallId: string, toolName: string, args: unknown, now: number): ToolExecution {
   if (state.tools[toolCallId] === undefined) {
     state.tools[toolCallId] = newExecution(toolCallId, toolName, args, now, false);
+    state.runningTools[toolCallId] = true;
   }
   return state.tools[toolCallId]!;
 }
@@ -55,6 +56,7 @@ export function onToolExecutionStart(state: SessionState, event: EventOf<"tool_e
     execution.parentToolCallId = known.parentToolCallId;
   }
   state.tools[event.toolCallId] = execution;
+  state.runningTools[event.toolCallId] = true;
   const parent = event.parentToolCallId;
   if (typeof parent === "string" && known === undefined) linkToCaller(state, parent, event.toolCallId, now);
 }
@@ -74,6 +76,7 @@ export function onToolExecutionEnd(state: SessionState, event: EventOf<"tool_exe
   if (tool.toolName === "") tool.toolName = event.toolName;
   tool.result = event.result;
   tool.status = event.isError ? "failed" : "done";
+  delete state.runningTools[event.toolCallId];
   tool.endedAt = now;
   tool.timedLive = tool.timedLive && state.extensionUi.live;
   tool.durationMs = typeof event.durationMs === "number" ? event.durationMs : null;

@@ -8,16 +8,32 @@ import type { ConversationMessage, SystemMessage } from "../pi-types.ts";
 import type { TranscriptMarker } from "../session/session-state.ts";
 
 export type TranscriptRow =
-  | { kind: "system"; key: string; message: SystemMessage }
+  | { kind: "system"; message: SystemMessage }
   /** Messages a compaction took out of the model's context (from pi's entries), collapsed. */
-  | { kind: "history"; key: string; messages: readonly ConversationMessage[] }
-  | { kind: "marker"; key: string; marker: TranscriptMarker }
-  | { kind: "message"; key: string; message: ConversationMessage; index: number };
+  | { kind: "history"; messages: readonly ConversationMessage[] }
+  | { kind: "marker"; marker: TranscriptMarker }
+  | { kind: "message"; message: ConversationMessage; index: number };
 
 /**
- * Keys are stable while the transcript only grows, so a row keeps its
- * measured height (and its component) when rows are appended.
+ * A row's key. Keys are stable while the transcript only grows, so a row
+ * keeps its measured height (and its component) when rows are appended.
+ * Made when asked (the virtualizer asks only for the rows it renders): a
+ * 5,000-message transcript does not carry 5,000 key strings.
  */
+export function rowKey(row: TranscriptRow): string {
+  switch (row.kind) {
+    case "system":
+      return "system";
+    case "history":
+      return "history";
+    case "marker":
+      return `marker:${row.marker.seq}`;
+    case "message":
+      return `message:${row.index}`;
+  }
+}
+
+/** The rows of the transcript, in order. */
 export function transcriptRows(
   systemPrompt: SystemMessage | null,
   messages: readonly ConversationMessage[],
@@ -25,8 +41,8 @@ export function transcriptRows(
   history: readonly ConversationMessage[] = [],
 ): TranscriptRow[] {
   const rows: TranscriptRow[] = [];
-  if (systemPrompt) rows.push({ kind: "system", key: "system", message: systemPrompt });
-  if (history.length > 0) rows.push({ kind: "history", key: "history", messages: history });
+  if (systemPrompt) rows.push({ kind: "system", message: systemPrompt });
+  if (history.length > 0) rows.push({ kind: "history", messages: history });
   const end = messages.length;
   // Markers sorted by where they go (stable: same place keeps arrival order).
   const placed = markers
@@ -36,13 +52,13 @@ export function transcriptRows(
   for (let i = 0; i <= end; i++) {
     while (next < placed.length && placed[next]!.at === i) {
       const { marker } = placed[next++]!;
-      rows.push({ kind: "marker", key: `marker:${marker.seq}`, marker });
+      rows.push({ kind: "marker", marker });
     }
     if (i === end) break;
     const message = messages[i]!;
     if (message.role === "toolResult") continue;
     if (message.role === "custom" && !message.display) continue;
-    rows.push({ kind: "message", key: `message:${i}`, message, index: i });
+    rows.push({ kind: "message", message, index: i });
   }
   return rows;
 }

@@ -1,0 +1,316 @@
+// A long answer streaming in, with the protocol log open: real pier + pi, the
+// scripted model playing 20,000 text deltas in about 2.5 s, real Chromium.
+//
+// How it is measured, fairly for any build of the page:
+// - "On the wire" is a second WebSocket client in this process, connected
+//   to the same pier: it gets the same bytes the relay sends the page, at
+//   the same moment, whatever the page is busy with. Each delta carries a
+//   marker (bench/support/stream-scenario.ts), so its time is known per delta.
+// - "Visible" is a MutationObserver on the conversation in the page: after
+//   each DOM change it reads the last markers of the live answer (the last
+//   few text nodes, so the probe costs the same whatever the page does);
+//   every marker up to the last one found is visible from then on (the text
+//   only grows). That is when it is in the DOM, at most one paint before
+//   the eye.
+// - Main-thread tasks come from a Chromium trace (every task, not only those
+//   over 50 ms that the longtask API reports); frames from a
+//   requestAnimationFrame loop in the page (the longest gap between two
+//   frames is how long the page looked frozen).
+// - Responsiveness: while the answer streams, a key is typed into the prompt
+//   box every 100 ms; from the key event's timestamp to the frame after its
+//   input event is how long a person waits to see the letter.
+//
+// `PIER_BENCH_BASELINE_DIST=<dir>` (a `vite build --outDir <dir>` of another
+// version of web/) measures that build too, side by side: the page's files
+// are served from it instead of web/dist, everything else is the same.
+// `PIER_BENCH_SCREENSHOTS=<dir>` saves a screenshot mid-stream and one at
+// the end of the last round. Prints medians over rounds; asserts nothing.
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { connectBrowser, startPier, type Browser as WireClient } from "../relay/test/support/pier-process.ts";
+import { JsonlDecoder } from "../shared-protocol/src/index.ts";
+import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
+import { streamScenario } from "./support/stream-scenario.ts";
+
+const require = createRequire(new URL("../e2e/package.json", import.meta.url));
+const { chromium } = require("@playwright/test") as typeof import("@playwright/test");
+type Page = import("@playwright/test").Page;
+
+const DELTAS = 20_000;
+const STREAM_MS = 2300; // plus pi's own time: about 2.5 s from the first delta to the last on the wire
+const ROUNDS = Number(process.env.PIER_BENCH_ROUNDS ?? 3);
+const KEY_EVERY_MS = 100;
+
+const DIST = new URL("../web/dist/", import.meta.url).pathname;
+if (!existsSync(join(DIST, "index.html"))) {
+  console.log("web/dist is not built: run `pnpm --filter @pier/web build` first. Skipping.");
+  process.exit(0);
+}
+const baselineDist = baselineDistFromEnv();
+const screenshots = process.env.PIER_BENCH_SCREENSHOTS ? resolve(process.env.PIER_BENCH_SCREENSHOTS) : null;
+
+type Variant = { name: string; dist: string | null };
+const variants: Variant[] = baselineDist ? [{ name: "baseline", dist: baselineDist }, { name: "web/dist", dist: null }] : [{ name: "web/dist", dist: null }];
+
+interface Sample {
+  wireDeltas: number;
+  wireUpdates: number;
+  wireMs: number;
+  longestTaskMs: number;
+  tasksOver50: number;
+  maxFrameGapMs: number;
+  frames: number;
+  fps: number;
+  latencyMedianMs: number;
+  latencyP95Ms: number;
+  lastDeltaLagMs: number;
+  keyMedianMs: number;
+  keyMaxMs: number;
+  keys: number;
+}
+
+const quantile = (values: readonly number[], q: number): number => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const median = (values: readonly number[]) => quantile(values, 0.5);
+
+/** Runs in the page before its own scripts: the visibility probe, the frame loop and the key probe. */
+function instrumentPage(total: number): void {
+  const now = () => performance.timeOrigin + performance.now();
+  const visible = new Float64Array(total).fill(NaN);
+  const frames: number[] = [];
+  const keyLatency: number[] = [];
+  let highest = -1;
+  const probe = { visible, frames, keyLatency, highest: () => highest };
+  (window as unknown as { __stream: typeof probe }).__stream = probe;
+
+  const markerPattern = /m(\d{5})/g;
+  function lastMarker(root: Element): number {
+    let node: Node = root;
+    while (node.lastChild) node = node.lastChild;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    walker.currentNode = node;
+    let text: Node | null = node.nodeType === Node.TEXT_NODE ? node : walker.previousNode();
+    let best = -1;
+    // The meta line (model, tokens) comes after the text: look a few nodes back.
+    for (let i = 0; text !== null && i < 40 && best === -1; i++, text = walker.previousNode()) {
+      for (const match of (text as Text).data.matchAll(markerPattern)) best = Math.max(best, Number(match[1]));
+    }
+    return best;
+  }
+  function scan(column: Element): void {
+    const answers = column.querySelectorAll('article[aria-label="pi"]');
+    const last = answers[answers.length - 1];
+    if (!last) return;
+    const found = lastMarker(last);
+    if (found <= highest) return;
+    const at = now();
+    for (let k = highest + 1; k <= Math.min(found, total - 1); k++) visible[k] = at;
+    highest = found;
+  }
+  const attach = () => {
+    const column = document.querySelector('[role="log"][aria-label="Conversation"]');
+    if (!column) return void setTimeout(attach, 50);
+    new MutationObserver(() => scan(column)).observe(column, { childList: true, subtree: true, characterData: true });
+  };
+  attach();
+
+  const frame = () => {
+    frames.push(now());
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+
+  let keyAt: number | null = null;
+  addEventListener("keydown", (event) => (keyAt = performance.timeOrigin + event.timeStamp), true);
+  addEventListener(
+    "input",
+    () => {
+      if (keyAt === null) return;
+      const start = keyAt;
+      keyAt = null;
+      requestAnimationFrame(() => keyLatency.push(now() - start));
+    },
+    true,
+  );
+}
+
+/** Per delta, when the relay sent it (epoch ms), from a second client of the same pier. */
+function watchWire(client: WireClient) {
+  const sentAt = new Float64Array(DELTAS).fill(NaN);
+  let updates = 0;
+  let deltas = 0;
+  const decoder = new JsonlDecoder();
+  client.ws.on("message", (data, isBinary) => {
+    if (!isBinary) return;
+    const at = performance.timeOrigin + performance.now();
+    for (const line of decoder.push(data as Buffer)) {
+      if (line.kind !== "record") continue;
+      const record = line.value as { type?: string; assistantMessageEvent?: { type?: string; delta?: string } };
+      if (record.type !== "message_update") continue;
+      updates++;
+      const event = record.assistantMessageEvent;
+      if (event?.type !== "text_delta") continue;
+      deltas++;
+      const marker = /m(\d{5})/.exec(event.delta ?? "");
+      if (marker) sentAt[Number(marker[1])] = at;
+    }
+  });
+  return { sentAt, counts: () => ({ updates, deltas }) };
+}
+
+/** Main-thread task durations (ms) of the page's renderer, from a trace. */
+function mainThreadTasks(trace: Buffer): number[] {
+  const { traceEvents } = JSON.parse(trace.toString("utf8")) as {
+    traceEvents: { name: string; ph: string; pid: number; tid: number; dur?: number; args?: { name?: string } }[];
+  };
+  const mains = new Set(
+    traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map<string, number[]>();
+  for (const e of traceEvents) {
+    if (e.ph !== "X" || e.dur === undefined || !/RunTask/.test(e.name)) continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (!mains.has(key)) continue;
+    (byThread.get(key) ?? byThread.set(key, []).get(key)!).push(e.dur / 1000);
+  }
+  // The busiest renderer main thread is the page's.
+  let busiest: number[] = [];
+  for (const tasks of byThread.values()) if (tasks.reduce((a, b) => a + b, 0) > busiest.reduce((a, b) => a + b, 0)) busiest = tasks;
+  return busiest;
+}
+
+const browser = await chromium.launch({
+  ...(existsSync("/usr/bin/chromium") ? { executablePath: "/usr/bin/chromium" } : {}),
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...BENCH_CHROMIUM_ARGS],
+});
+const scenarioDir = await mkdtemp(join(tmpdir(), "pier-stream-bench-"));
+const scenarioFile = join(scenarioDir, "stream.json");
+await writeFile(scenarioFile, JSON.stringify(streamScenario({ deltas: DELTAS, durationMs: STREAM_MS })));
+
+async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
+  const pier = await startPier(["--demo", "--new-session", "--demo-scenario", scenarioFile]);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  let wire: WireClient | null = null;
+  try {
+    await context.addInitScript(instrumentPage, DELTAS);
+    const page: Page = await openPier(context, pier, variant.dist);
+    await page.getByRole("heading", { name: "What should pi work on?" }).waitFor({ timeout: 60_000 });
+    await page.getByRole("complementary", { name: "Protocol log" }).waitFor();
+    wire = await connectBrowser(pier);
+    await wire.waitForFrame("replay_end");
+    const watch = watchWire(wire);
+    const box = page.getByRole("textbox", { name: "Prompt" });
+    await box.fill("Stream a long answer");
+
+    await browser.startTracing(page, { categories: ["toplevel", "__metadata"] });
+    await box.press("Enter");
+    // Type while it streams, one key every 100 ms.
+    let typing = true;
+    const typist = (async () => {
+      await page.waitForFunction(() => (window as any).__stream.highest() >= 0, undefined, { polling: 50, timeout: 60_000 });
+      if (shoot && screenshots) {
+        await page.waitForFunction((n) => (window as any).__stream.highest() >= n, DELTAS / 2, { polling: 100, timeout: 120_000 });
+        await page.screenshot({ path: join(screenshots, `stream-${variant.name.replace(/\W+/g, "-")}-mid.png`) });
+      }
+      while (typing) {
+        await page.keyboard.press("x");
+        await new Promise((r) => setTimeout(r, KEY_EVERY_MS));
+      }
+    })();
+    await page.waitForFunction((n) => (window as any).__stream.highest() >= n - 1, DELTAS, { polling: 100, timeout: 180_000 });
+    typing = false;
+    await typist;
+    const trace = await browser.stopTracing();
+    await wire.waitForRecord((r) => r.type === "agent_settled", 30_000);
+    if (shoot && screenshots) {
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: join(screenshots, `stream-${variant.name.replace(/\W+/g, "-")}-end.png`) });
+    }
+
+    const probe = await page.evaluate(() => {
+      const s = (window as any).__stream;
+      return { visible: Array.from(s.visible as Float64Array), frames: s.frames as number[], keyLatency: s.keyLatency as number[] };
+    });
+    const sentAt = Array.from(watch.sentAt);
+    const latencies: number[] = [];
+    for (let k = 0; k < DELTAS; k++) {
+      if (Number.isFinite(sentAt[k]) && Number.isFinite(probe.visible[k])) latencies.push(probe.visible[k]! - sentAt[k]!);
+    }
+    const firstSent = sentAt[0]!;
+    const lastSent = sentAt[DELTAS - 1]!;
+    const lastVisible = probe.visible[DELTAS - 1]!;
+    const frames = probe.frames.filter((t) => t >= firstSent && t <= lastVisible);
+    let maxGap = 0;
+    for (let i = 1; i < frames.length; i++) maxGap = Math.max(maxGap, frames[i]! - frames[i - 1]!);
+    // A frozen page at the start or the end of the window counts too.
+    if (frames.length > 0) maxGap = Math.max(maxGap, frames[0]! - firstSent, lastVisible - frames.at(-1)!);
+    else maxGap = lastVisible - firstSent;
+    const tasks = mainThreadTasks(trace);
+    const { updates, deltas } = watch.counts();
+    return {
+      wireDeltas: deltas,
+      wireUpdates: updates,
+      wireMs: lastSent - firstSent,
+      longestTaskMs: Math.max(0, ...tasks),
+      tasksOver50: tasks.filter((t) => t > 50).length,
+      maxFrameGapMs: maxGap,
+      frames: frames.length,
+      fps: frames.length / ((lastVisible - firstSent) / 1000),
+      latencyMedianMs: median(latencies),
+      latencyP95Ms: quantile(latencies, 0.95),
+      lastDeltaLagMs: lastVisible - lastSent,
+      keyMedianMs: median(probe.keyLatency),
+      keyMaxMs: Math.max(0, ...probe.keyLatency),
+      keys: probe.keyLatency.length,
+    };
+  } finally {
+    await wire?.close();
+    await context.close();
+    await pier.stop();
+  }
+}
+
+try {
+  if (screenshots) await mkdir(screenshots, { recursive: true });
+  const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
+  // Rounds alternate the builds so that drift on the machine hits both alike.
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const variant of variants) samples.get(variant.name)!.push(await measure(variant, round === ROUNDS - 1));
+  }
+  const rows: [string, keyof Sample, number][] = [
+    ["text deltas on the wire", "wireDeltas", 0],
+    ["message_update records", "wireUpdates", 0],
+    ["first → last delta on the wire (ms)", "wireMs", 0],
+    ["longest main-thread task (ms)", "longestTaskMs", 0],
+    ["main-thread tasks over 50 ms", "tasksOver50", 0],
+    ["longest gap between frames (ms)", "maxFrameGapMs", 0],
+    ["frames while streaming", "frames", 0],
+    ["frames per second while streaming", "fps", 1],
+    ["delta → visible, median (ms)", "latencyMedianMs", 0],
+    ["delta → visible, p95 (ms)", "latencyP95Ms", 0],
+    ["last delta on wire → visible (ms)", "lastDeltaLagMs", 0],
+    ["key → next frame, median (ms)", "keyMedianMs", 0],
+    ["key → next frame, max (ms)", "keyMaxMs", 0],
+    ["keys typed while streaming", "keys", 0],
+  ];
+  console.log(
+    `Streaming ${DELTAS.toLocaleString("en")} text deltas with the protocol log open, median of ${ROUNDS} rounds (Chromium 1280×800, pier + pi, scripted model):`,
+  );
+  const head = variants.map((v) => v.name.padStart(12)).join("") + (variants.length === 2 ? "ratio".padStart(9) : "");
+  console.log(`${"".padEnd(40)}${head}`);
+  for (const [label, key, digits] of rows) {
+    const values = variants.map((v) => median(samples.get(v.name)!.map((s) => s[key])));
+    const ratio = values.length === 2 ? `${(values[1]! / values[0]!).toFixed(2)}×`.padStart(9) : "";
+    console.log(`${label.padEnd(40)}${values.map((x) => x.toFixed(digits).padStart(12)).join("")}${ratio}`);
+  }
+  if (baselineDist) console.log(`(baseline: the page built from ${baselineDist}; ratio = web/dist ÷ baseline, lower is better except for frames)`);
+} finally {
+  await browser.close();
+  await rm(scenarioDir, { recursive: true, force: true });
+}
