@@ -88,6 +88,12 @@ export type RelayFrame =
   | { type: "workspace_changed"; paths: string[]; git?: true }
   /** Session files appeared, grew or went away: a session list on screen should be fetched again. */
   | { type: "sessions_changed" }
+  /**
+   * Another browser's command, as the relay wrote it to pi's stdin (every
+   * browser but the sender gets it): who sent what, for the inspector and
+   * for saying "Ada stopped the run".
+   */
+  | { type: "command_sent"; sender: { clientId: string; name: string | null }; line: string; at: number }
   | {
       type: "error";
       code: RelayErrorCode;

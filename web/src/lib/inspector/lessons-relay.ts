@@ -20,6 +20,7 @@ export const RELAY_FRAME_TYPES = [
   "notice",
   "workspace_changed",
   "sessions_changed",
+  "command_sent",
   "error",
 ] as const satisfies readonly RelayFrameType[];
 
@@ -83,6 +84,13 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
     title: "sessions_changed: session files changed",
     summary: "Session files appeared, grew or went away.",
     body: "A session list on screen should be fetched again. The frame does not say which files changed.",
+  },
+  command_sent: {
+    title: "command_sent: another browser sent pi a command",
+    summary: "Who sent what to pi, as the relay wrote it to pi's stdin.",
+    body:
+      "Several browsers can drive one pi. Each sees pi's answers to everyone, but only its own commands: the relay therefore tells every other browser what it forwarded, with the sender. " +
+      "line is the command exactly as written to pi (one JSON record), so its id pairs with the response that follows on the byte stream.",
   },
   error: {
     title: "error: the relay refused something",
