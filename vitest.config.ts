@@ -38,6 +38,7 @@ export default defineConfig({
           exclude: [
             "**/node_modules/**",
             "relay/test/relay/access.contract.test.ts",
+            "relay/test/relay/faults.contract.test.ts",
             "relay/test/relay/replay.contract.test.ts",
             "relay/test/relay/startup.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",

@@ -1,151 +1,297 @@
-// The set of connected browsers and the stream to each of them.
+// The connected browsers and pi's stdout stream to each of them.
 //
-// Backpressure, relay → browsers: every frame sent to a browser is counted
-// until ws reports it written. When any browser has more than HIGH_WATER
-// bytes in flight, pi's stdout is paused (pi then blocks on its own stdout
-// pipe, which it honours), and resumed when all are below LOW_WATER. A browser
-// that keeps the stream paused for longer than STALL_LIMIT_MS is disconnected
-// (close code 4008) so one slow tab cannot freeze the others; its page
-// reconnects and rebuilds from the replay. The relay therefore never holds
-// more than about HIGH_WATER plus one read chunk per browser.
+// Every browser has a place in the stream (see browser-client.ts). A live one
+// is at the head and is sent each chunk as pi writes it; one catching up is
+// sent bytes from the replay (stdout-replay.ts) from its own offset, as fast
+// as its socket drains, and turns live when it reaches the head. A new
+// browser starts catching up at the start of the replay: `replay_end` goes
+// out right after the bytes its hello announced.
+//
+// Backpressure, relay → browsers. A browser's backlog is what it has not
+// got yet: the bytes queued for its socket and not yet written, plus, while
+// catching up, what it has not been sent. When a browser's backlog passes
+// HIGH_WATER, pi's stdout is paused on its behalf (pi blocks on its stdout
+// pipe, which it honours) until the backlog is under LOW_WATER: a browser
+// that reads, even slowly, paces pi and misses nothing.
+//
+// But one browser must not hold up the others for long. While another live
+// browser could take bytes, a browser pi waits for is given up on when it
+// made no progress (nothing queued for it got written) for STALL_DETECT_MS,
+// or when pi has waited for it STALL_LIMIT_MS in one go. pi resumes for the
+// others at once, and that browser stops getting live bytes: it catches up
+// from the replay as it reads, from the exact byte where its live stream
+// stopped, so its byte stream stays exact and in order (only the chunk
+// boundaries of what it gets from the replay may differ from pi's reads,
+// which the browser's streaming JSONL decoder does not care about). It may
+// make pi wait again once it reads again (or, if it was just slow, once it
+// has caught up). If pi wrote more than the replay holds meanwhile, the
+// bytes it needs are gone: it is closed with 4008 ("too slow") and its page
+// reconnects and rebuilds from the replay, as after a reload. No frame tells
+// a browser it was given up on: its stream simply goes on, later.
+//
+// With nobody else to hold up (a lone browser, or all of them behind), pi
+// waits for a browser that reads, however slowly; one that reads nothing
+// for IDLE_HOLD_LIMIT_MS (a tab nobody looks at) is given up on then, so pi
+// is not stopped indefinitely.
+//
+// Memory: the replay (--replay-bytes) plus, per browser, about HIGH_WATER of
+// queued bytes (catching up is sent in batches of that size) and at most
+// MAX_BACKLOG of relay frames for one that never reads before it is closed.
 //
 // Backpressure, browsers → pi: when pi's stdin is full, every browser socket
 // is paused (ws stops reading, TCP pushes back) until stdin drains.
-import { randomBytes } from "node:crypto";
 import type { WebSocket } from "ws";
 import type { RelayFrame } from "@pier/protocol";
+import { BrowserClient } from "./browser-client.ts";
+import type { StdoutReplay } from "./stdout-replay.ts";
+
+export { BrowserClient } from "./browser-client.ts";
 
 export const HIGH_WATER = 1024 * 1024;
 export const LOW_WATER = 256 * 1024;
-export const STALL_LIMIT_MS = 10_000;
+/**
+ * While others could take bytes: a browser with bytes queued none of which
+ * got written for this long has stopped reading, and this is how long it can
+ * make the others wait. A write completes as soon as the kernel takes a
+ * frame (at most a 64 KiB chunk), so a browser reading at more than ~640
+ * KB/s never looks stalled. Looking stalled costs little: such a browser (a
+ * slower one, or a healthy one caught in a hiccup) catches up from the
+ * replay, and may make pi wait again as soon as it reads.
+ */
+export const STALL_DETECT_MS = 100;
+/** While others could take bytes: the longest pi waits for one browser in one go, even if it reads. */
+export const STALL_LIMIT_MS = 1000;
+/** With nobody else waiting: how long pi waits for a browser that reads nothing. */
+export const IDLE_HOLD_LIMIT_MS = 10_000;
+/** Queued for a browser that never reads (relay frames only): it is closed beyond this. */
+export const MAX_BACKLOG = 4 * HIGH_WATER;
 export const CLOSE_TOO_SLOW = 4008;
-
-export class BrowserClient {
-  readonly id = randomBytes(6).toString("base64url");
-  readonly socket: WebSocket;
-  #inFlight = 0;
-  #onWritten: () => void;
-
-  constructor(socket: WebSocket, onWritten: () => void) {
-    this.socket = socket;
-    this.#onWritten = onWritten;
-  }
-
-  get inFlight(): number {
-    return this.#inFlight;
-  }
-
-  get open(): boolean {
-    return this.socket.readyState === this.socket.OPEN;
-  }
-
-  sendFrame(frame: RelayFrame): void {
-    this.sendText(JSON.stringify(frame));
-  }
-
-  sendText(text: string): void {
-    this.#send(text, false);
-  }
-
-  sendBytes(chunk: Buffer): void {
-    this.#send(chunk, true);
-  }
-
-  #send(data: string | Buffer, binary: boolean): void {
-    if (!this.open) return;
-    const size = typeof data === "string" ? Buffer.byteLength(data) : data.length;
-    this.#inFlight += size;
-    this.socket.send(data, { binary }, () => {
-      this.#inFlight -= size;
-      this.#onWritten();
-    });
-  }
-}
+/** How long a browser closed for being too slow gets to take its backlog and the close frame before it is cut off. */
+const CLOSE_GRACE_MS = 10_000;
+const TOO_SLOW_REASON = "too slow: this page fell behind pi's output; reload to catch up";
 
 export type StdoutFlow = { pause(): void; resume(): void };
 
 export class BrowserHub {
-  readonly clients = new Set<BrowserClient>();
-  #flow: StdoutFlow;
-  #pausedSince: number | null = null;
+  readonly #replay: StdoutReplay;
+  readonly #flow: StdoutFlow;
+  /** Every browser not closing. */
+  readonly #clients = new Set<BrowserClient>();
+  readonly #live = new Set<BrowserClient>();
+  readonly #catchingUp = new Set<BrowserClient>();
+  /** Browsers pi's stdout is paused for: it is paused while there are any. */
+  readonly #holding = new Set<BrowserClient>();
   #stallTimer: NodeJS.Timeout | null = null;
+  /** Since when a live browser pi is not waiting for could take bytes (null: none can). */
+  #contestedSince: number | null = null;
 
-  constructor(flow: StdoutFlow) {
+  constructor(replay: StdoutReplay, flow: StdoutFlow) {
+    this.#replay = replay;
     this.#flow = flow;
   }
 
-  add(socket: WebSocket): BrowserClient {
-    const client = new BrowserClient(socket, () => this.#maybeResume());
-    this.clients.add(client);
+  get size(): number {
+    return this.#clients.size;
+  }
+
+  /** A new browser: `hello` first, then the replay, `replay_end`, and live traffic. */
+  add(socket: WebSocket, hello: (client: BrowserClient) => RelayFrame): BrowserClient {
+    const client = new BrowserClient(socket, (written) => this.#onWritten(written));
+    this.#clients.add(client);
+    client.sendFrame(hello(client));
+    client.offset = this.#replay.start;
+    client.replayEnd = this.#replay.end;
+    this.#catchingUp.add(client);
+    this.#catchUp(client);
+    this.#consider(client, Date.now());
     return client;
   }
 
+  /** The browser's socket closed. */
   remove(client: BrowserClient): void {
-    this.clients.delete(client);
-    this.#maybeResume();
+    this.#forget(client);
   }
 
+  /** A relay frame whose place among pi's bytes does not matter. */
   broadcastFrame(frame: RelayFrame): void {
     const text = JSON.stringify(frame);
-    for (const client of this.clients) client.sendText(text);
+    for (const client of this.#clients) {
+      client.sendText(text);
+      if (client.inFlight > MAX_BACKLOG) this.#tooSlow(client);
+    }
   }
 
+  /**
+   * A frame that belongs after every byte pi wrote so far (its child exited,
+   * or a new one started). A browser still catching up cannot get it there,
+   * so it is closed with 4008 and its page rebuilds from the replay.
+   */
+  broadcastAfterStdout(frame: RelayFrame): void {
+    for (const client of this.#catchingUp) this.#tooSlow(client);
+    const text = JSON.stringify(frame);
+    for (const client of this.#live) client.sendText(text);
+  }
+
+  /** A chunk of pi's stdout, already appended to the replay. */
   broadcastBytes(chunk: Buffer): void {
-    for (const client of this.clients) client.sendBytes(chunk);
-    this.#maybePause();
+    const now = Date.now();
+    for (const client of this.#live) {
+      client.sendBytes(chunk);
+      this.#consider(client, now);
+    }
+    if (this.#catchingUp.size === 0) return;
+    const start = this.#replay.start;
+    for (const client of this.#catchingUp) {
+      if (client.offset < start) this.#tooSlow(client);
+      else this.#consider(client, now);
+    }
   }
 
   pauseReading(): void {
-    for (const client of this.clients) client.socket.pause();
+    for (const client of this.#clients) client.socket.pause();
   }
 
   resumeReading(): void {
-    for (const client of this.clients) client.socket.resume();
-  }
-
-  /** Called after anything is queued for a client (e.g. a replay). */
-  #maybePause(): void {
-    if (this.#pausedSince !== null) return;
-    for (const client of this.clients) {
-      if (client.inFlight > HIGH_WATER) {
-        this.#pausedSince = Date.now();
-        this.#flow.pause();
-        this.#stallTimer = setTimeout(() => this.#dropStalled(), STALL_LIMIT_MS);
-        return;
-      }
-    }
-  }
-
-  checkPressure(): void {
-    this.#maybePause();
-  }
-
-  #maybeResume(): void {
-    if (this.#pausedSince === null) return;
-    for (const client of this.clients) if (client.inFlight > LOW_WATER) return;
-    this.#pausedSince = null;
-    if (this.#stallTimer) clearTimeout(this.#stallTimer);
-    this.#stallTimer = null;
-    this.#flow.resume();
-  }
-
-  #dropStalled(): void {
-    this.#stallTimer = null;
-    for (const client of this.clients) {
-      if (client.inFlight > LOW_WATER) {
-        this.clients.delete(client);
-        client.socket.close(CLOSE_TOO_SLOW, "too slow: this page fell behind pi's output; reload to catch up");
-        // A socket that cannot even take its close frame is cut.
-        setTimeout(() => client.socket.terminate(), 2000).unref();
-      }
-    }
-    this.#pausedSince = Date.now();
-    this.#maybeResume();
+    for (const client of this.#clients) client.socket.resume();
   }
 
   closeAll(code: number, reason: string): void {
-    for (const client of this.clients) client.socket.close(code, reason);
-    this.clients.clear();
+    for (const client of [...this.#clients]) {
+      this.#forget(client);
+      client.socket.close(code, reason);
+    }
+  }
+
+  /** What `client` has not got yet: queued for its socket, and (catching up) not yet sent. */
+  #backlog(client: BrowserClient): number {
+    return client.inFlight + (client.state === "catching_up" ? this.#replay.end - client.offset : 0);
+  }
+
+  /** Its backlog grew: hold pi for it if it may, otherwise stop sending it live bytes. */
+  #consider(client: BrowserClient, now: number): void {
+    if (client.holdingSince !== null || this.#backlog(client) <= HIGH_WATER) return;
+    if (client.mayHold === "may") return this.#hold(client, now);
+    if (client.state === "live") this.#fallBehind(client);
+  }
+
+  #hold(client: BrowserClient, now: number): void {
+    client.holdingSince = now;
+    this.#holding.add(client);
+    if (this.#holding.size === 1) this.#flow.pause();
+    this.#armStallTimer(now);
+  }
+
+  #release(client: BrowserClient): void {
+    if (client.holdingSince === null) return;
+    client.holdingSince = null;
+    this.#holding.delete(client);
+    if (this.#holding.size > 0) return this.#armStallTimer(Date.now());
     if (this.#stallTimer) clearTimeout(this.#stallTimer);
+    this.#stallTimer = null;
+    this.#contestedSince = null;
+    this.#flow.resume();
+  }
+
+  /**
+   * When pi stops waiting for `client`, unless it makes progress first, and
+   * what it may do then: reading nothing, it may hold pi again once it reads;
+   * reading too slowly while others wait, once it has caught up.
+   */
+  #deadline(client: BrowserClient): { at: number; then: "after_progress" | "after_catching_up" } {
+    const contestedSince = this.#contestedSince;
+    if (contestedSince === null) return { at: client.lastProgressAt + IDLE_HOLD_LIMIT_MS, then: "after_progress" };
+    const stalled = client.lastProgressAt + STALL_DETECT_MS;
+    const tooLong = Math.max(client.holdingSince!, contestedSince) + STALL_LIMIT_MS;
+    return stalled <= tooLong ? { at: stalled, then: "after_progress" } : { at: tooLong, then: "after_catching_up" };
+  }
+
+  /** One timer, at the earliest deadline of the browsers pi waits for (re-armed whenever that may have moved). */
+  #armStallTimer(now: number): void {
+    if (this.#stallTimer) clearTimeout(this.#stallTimer);
+    this.#stallTimer = null;
+    if (this.#holding.size === 0) return;
+    this.#noteContest(now);
+    let next = Number.POSITIVE_INFINITY;
+    for (const client of this.#holding) next = Math.min(next, this.#deadline(client).at);
+    this.#stallTimer = setTimeout(() => this.#checkStalls(), Math.max(0, next - now));
+  }
+
+  /** Whether a live browser pi is not waiting for could take bytes now (pi holds it up). */
+  #noteContest(now: number): void {
+    let contested = false;
+    for (const client of this.#live) if (client.holdingSince === null) contested = true;
+    if (!contested) this.#contestedSince = null;
+    else this.#contestedSince ??= now;
+  }
+
+  #checkStalls(): void {
+    this.#stallTimer = null;
+    const now = Date.now();
+    this.#noteContest(now);
+    for (const client of this.#holding) {
+      const deadline = this.#deadline(client);
+      if (now < deadline.at) continue;
+      client.mayHold = deadline.then;
+      if (client.state === "live") this.#fallBehind(client);
+      this.#release(client);
+    }
+    this.#armStallTimer(now);
+  }
+
+  /** A live browser stops getting live bytes: it has everything up to the head queued, and catches up from there. */
+  #fallBehind(client: BrowserClient): void {
+    this.#live.delete(client);
+    client.state = "catching_up";
+    client.offset = this.#replay.end;
+    this.#catchingUp.add(client);
+  }
+
+  #onWritten(client: BrowserClient): void {
+    if (client.mayHold === "after_progress") client.mayHold = "may";
+    if (client.state === "catching_up" && client.inFlight < LOW_WATER) this.#catchUp(client);
+    // Caught up (again): it no longer needs pi to wait, and may make it wait again.
+    if (client.state !== "closing" && this.#backlog(client) <= LOW_WATER) {
+      client.mayHold = "may";
+      this.#release(client);
+    }
+  }
+
+  /** Sends a browser catching up the next bytes it needs, up to HIGH_WATER queued. */
+  #catchUp(client: BrowserClient): void {
+    while (client.state === "catching_up" && client.open && client.inFlight < HIGH_WATER) {
+      if (client.offset === client.replayEnd) {
+        client.replayEnd = null;
+        client.sendFrame({ type: "replay_end" });
+        continue;
+      }
+      if (client.offset === this.#replay.end) {
+        this.#catchingUp.delete(client);
+        client.state = "live";
+        this.#live.add(client);
+        // One more browser that could take bytes: pi may be holding it up.
+        if (this.#holding.size > 0) this.#armStallTimer(Date.now());
+        return;
+      }
+      const piece = this.#replay.pieceAt(client.offset, client.replayEnd ?? undefined);
+      if (piece === null) return this.#tooSlow(client);
+      client.sendBytes(piece);
+      client.offset += piece.length;
+    }
+  }
+
+  /** Closed with 4008 behind whatever is queued for it; cut off if it cannot take that in time. */
+  #tooSlow(client: BrowserClient): void {
+    this.#forget(client);
+    client.socket.close(CLOSE_TOO_SLOW, TOO_SLOW_REASON);
+    setTimeout(() => client.socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
+  #forget(client: BrowserClient): void {
+    if (client.state === "closing") return;
+    this.#release(client);
+    client.state = "closing";
+    this.#clients.delete(client);
+    this.#live.delete(client);
+    this.#catchingUp.delete(client);
   }
 }

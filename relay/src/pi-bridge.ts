@@ -6,6 +6,7 @@ import type { RawData, WebSocket } from "ws";
 import { MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo } from "@pier/protocol";
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
+import { ChunkReclaim } from "./chunk-reclaim.ts";
 import type { PiProcess } from "./pi-process.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import { StdoutReplay } from "./stdout-replay.ts";
@@ -28,6 +29,7 @@ export class PiBridge {
   readonly #options: PiBridgeOptions;
   readonly #replay: StdoutReplay;
   readonly #recentStderr: string[] = [];
+  readonly #reclaim = new ChunkReclaim();
   #stdinBlocked = false;
 
   constructor(options: PiBridgeOptions) {
@@ -35,23 +37,24 @@ export class PiBridge {
     this.#pi = pi;
     this.#options = options;
     this.#replay = new StdoutReplay(options.replayBytes);
-    this.hub = new BrowserHub({ pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
+    this.hub = new BrowserHub(this.#replay, { pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
 
     pi.on("status", (child) => {
       if (child.state === "starting") {
         this.#replay.clear();
         this.#recentStderr.length = 0;
       } else if (child.state === "running") {
-        this.hub.broadcastFrame({ type: "child_started", child });
+        this.hub.broadcastAfterStdout({ type: "child_started", child });
       } else {
         options.log(`pi exited (${child.error ?? `code ${child.code}, signal ${child.signal}`})`);
-        this.hub.broadcastFrame({ type: "child_exited", child });
+        this.hub.broadcastAfterStdout({ type: "child_exited", child });
         this.#unblockStdin();
       }
     });
     pi.on("stdout", (chunk) => {
       this.#replay.append(chunk);
       this.hub.broadcastBytes(chunk);
+      this.#reclaim.noteChunk(chunk.length);
     });
     pi.on("stderrLine", (line) => {
       this.#recentStderr.push(line);
@@ -62,13 +65,12 @@ export class PiBridge {
     pi.on("drain", () => this.#unblockStdin());
   }
 
-  /** A new, authorized browser: hello, the replay, then live traffic. */
+  /** A new, authorized browser: hello, the replay, then live traffic (the hub sends the replay and replay_end). */
   addBrowser(ws: WebSocket): void {
     const { hub } = this;
-    const client = hub.add(ws);
     if (this.#stdinBlocked) ws.pause();
     const launch = this.#pi.launch;
-    client.sendFrame({
+    const client = hub.add(ws, (client) => ({
       type: "hello",
       protocolVersion: RELAY_PROTOCOL_VERSION,
       clientId: client.id,
@@ -79,19 +81,16 @@ export class PiBridge {
       child: this.#pi.status,
       replay: { bytes: this.#replay.bytes, truncated: this.#replay.truncated },
       recentStderr: [...this.#recentStderr],
-      peers: hub.clients.size,
+      peers: hub.size,
       limits: { maxCommandBytes: MAX_COMMAND_BYTES },
       sessions: this.#options.sessions?.info ?? null,
-    });
-    for (const chunk of this.#replay.chunks) client.sendBytes(chunk);
-    client.sendFrame({ type: "replay_end" });
-    hub.checkPressure();
-    hub.broadcastFrame({ type: "peers", count: hub.clients.size });
+    }));
+    hub.broadcastFrame({ type: "peers", count: hub.size });
     ws.on("message", (data, isBinary) => this.#onBrowserFrame(client, data, isBinary));
     ws.on("error", () => ws.terminate());
     ws.on("close", () => {
       hub.remove(client);
-      hub.broadcastFrame({ type: "peers", count: hub.clients.size });
+      hub.broadcastFrame({ type: "peers", count: hub.size });
     });
   }
 

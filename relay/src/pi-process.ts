@@ -13,8 +13,29 @@ export type PiLaunch = {
   env: NodeJS.ProcessEnv;
 };
 
-/** How long pi gets to exit after its stdin closes before SIGTERM, then SIGKILL. */
-const STOP_GRACE_MS = 3000;
+export type StopStep = { afterMs: number; signal: NodeJS.Signals };
+
+/**
+ * Stopping pi: stdin is closed at once (pi's documented way to ask, rpc.md
+ * "Shutdown"), then these signals, in ms from that moment. pi's orderly
+ * shutdown aborts the run (a bash tool gets SIGTERM, and SIGKILL after pi's
+ * own 5 s), runs the extensions' session_shutdown handlers and waits for
+ * credential writes (a token refresh in flight is a network round trip or
+ * two). 16 s before pi is told to stop at once covers the 5 s with room for
+ * a slow network; a pi that shuts down cleanly is gone within a second.
+ */
+export const STOP_STEPS: readonly StopStep[] = [
+  // Not sent with the stdin close: a pi still starting has no handler yet
+  // and dies at once (the default action; pi 0.87.1 can then leave its
+  // auth.json lock behind for the next pi). Later it is harmless (one signal
+  // does not interrupt a shutdown under way) and it also ends pi's tracked
+  // background processes, which the stdin close does not.
+  { afterMs: 3000, signal: "SIGTERM" },
+  // A second signal: pi >= 1.5 exits at once, still ending its background processes.
+  { afterMs: 16_000, signal: "SIGTERM" },
+  // A child whose event loop is stuck runs no handler at all.
+  { afterMs: 18_000, signal: "SIGKILL" },
+];
 const MAX_STDERR_LINE = 4096;
 
 type PiProcessEvents = {
@@ -32,10 +53,14 @@ export class PiProcess extends EventEmitter<PiProcessEvents> {
   #status: ChildStatus = { state: "exited", epoch: 0, code: null, signal: null, exitedAt: Date.now() };
   #stderrPartial = "";
   #exited: Promise<void> = Promise.resolve();
+  /** The relay wants stdout paused (browsers behind); kept across restarts. */
+  #stdoutPaused = false;
+  readonly #stopSteps: readonly StopStep[];
 
-  constructor(launch: PiLaunch) {
+  constructor(launch: PiLaunch, stopSteps: readonly StopStep[] = STOP_STEPS) {
     super();
     this.launch = launch;
+    this.#stopSteps = stopSteps;
   }
 
   get status(): ChildStatus {
@@ -78,6 +103,10 @@ export class PiProcess extends EventEmitter<PiProcessEvents> {
       spawnError = `could not start pi (${this.launch.command}): ${error.message}`;
     });
     child.stdout.on("data", (chunk: Buffer) => this.emit("stdout", chunk));
+    if (this.#stdoutPaused) child.stdout.pause();
+    // A dead pi's last bytes are read whatever the browsers' state: "close"
+    // (and so child_exited) waits for its stdout to end.
+    child.once("exit", () => child.stdout.resume());
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (text: string) => this.#onStderr(text));
     child.stdin.on("drain", () => this.emit("drain"));
@@ -94,23 +123,25 @@ export class PiProcess extends EventEmitter<PiProcessEvents> {
   }
 
   pauseStdout(): void {
+    this.#stdoutPaused = true;
     this.#child?.stdout.pause();
   }
 
   resumeStdout(): void {
+    this.#stdoutPaused = false;
     this.#child?.stdout.resume();
   }
 
-  /** Ends pi the way it likes (stdin closed), escalating if it does not go. */
+  /** Ends pi the way it likes (stdin closed), escalating if it does not go (STOP_STEPS). */
   async stop(): Promise<void> {
     const child = this.#child;
     if (!child) return;
     child.stdin.end();
-    const term = setTimeout(() => child.kill("SIGTERM"), STOP_GRACE_MS);
-    const kill = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS * 2);
+    // A pi blocked writing to a full stdout pipe handles nothing: read it out.
+    child.stdout.resume();
+    const timers = this.#stopSteps.map(({ afterMs, signal }) => setTimeout(() => child.kill(signal), afterMs));
     await this.#exited;
-    clearTimeout(term);
-    clearTimeout(kill);
+    for (const timer of timers) clearTimeout(timer);
   }
 
   async restart(launch: PiLaunch = this.launch): Promise<void> {

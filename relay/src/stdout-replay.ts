@@ -1,20 +1,41 @@
-// A bounded copy of what the current pi child wrote to stdout, so a browser
-// that connects late (or reloads mid-answer) can rebuild the same state as one
-// that was there from the start: pi sends some state unprompted (extension
-// status, widgets, title) that no command can ask for again.
+// A bounded copy of what pi wrote to stdout, so a browser that connects late
+// (or reloads mid-answer) can rebuild the same state as one that was there
+// from the start: pi sends some state unprompted (extension status, widgets,
+// title) that no command can ask for again. It is also where a browser that
+// fell behind catches up from (see browser-hub.ts).
 //
-// Chunks are kept as read, so replayed frames keep pi's chunk boundaries.
-// When the total passes `maxBytes` the oldest chunks are dropped and the
-// replay is cut to start at a record boundary (just after an LF), so a
-// browser never sees half a record; `truncated` then tells it to fetch older
-// history with get_messages.
+// Pi's chunk boundaries are kept, so replayed frames are cut where pi's
+// reads were. When the total passes `maxBytes` the oldest chunks are dropped
+// and the replay is cut to start at a record boundary (just after an LF), so
+// a browser never sees half a record; `truncated` then tells it to fetch
+// older history with get_messages.
+//
+// Every byte pi writes has a stream offset, counted from the relay's start
+// and never reset (a new child continues the count), so an offset names one
+// byte for good: what is held is always the contiguous range [start, end).
+//
+// The bytes are copied into slabs that are reused, not kept as the Buffers
+// pi's reads arrived in: those then die young, right after the browsers got
+// them, where a young-generation collection frees them (chunk-reclaim.ts).
+// Kept here for a while, they would outlive a collection or two, move to
+// V8's old generation, and wait for a full collection: at a few hundred MB/s
+// that was tens of MB of dead chunks. Pieces read back out are copies, so a
+// slab can be reused while a browser still has a piece queued.
 
 const LF = 0x0a;
+const SLAB_BYTES = 256 * 1024;
 
 export class StdoutReplay {
   readonly maxBytes: number;
-  #chunks: Buffer[] = [];
-  #bytes = 0;
+  /** Storage of the held bytes, in stream order: byte 0 of #slabs[0] is stream offset #base. */
+  #slabs: Buffer[] = [];
+  #spareSlabs: Buffer[] = [];
+  #base = 0;
+  /** Stream offset where each held chunk starts, from index #boundsHead on. */
+  #bounds: number[] = [];
+  #boundsHead = 0;
+  #start = 0;
+  #end = 0;
   #truncated = false;
   /** The stored bytes ended inside a dropped record: skip to its end. */
   #skipToLf = false;
@@ -25,7 +46,7 @@ export class StdoutReplay {
   }
 
   get bytes(): number {
-    return this.#bytes;
+    return this.#end - this.#start;
   }
 
   /** True once anything written by this child has been dropped. */
@@ -33,55 +54,160 @@ export class StdoutReplay {
     return this.#truncated;
   }
 
-  get chunks(): readonly Buffer[] {
-    return this.#chunks;
+  /** Stream offset of the first byte held. */
+  get start(): number {
+    return this.#start;
+  }
+
+  /** Stream offset just past the last byte pi wrote (held or not). */
+  get end(): number {
+    return this.#end;
+  }
+
+  /** The held chunks (copies), as pi's reads cut them. */
+  get chunks(): Buffer[] {
+    const chunks: Buffer[] = [];
+    for (let i = this.#boundsHead; i < this.#bounds.length; i++) {
+      chunks.push(this.#copy(this.#bounds[i]!, this.#bounds[i + 1] ?? this.#end));
+    }
+    return chunks;
   }
 
   append(chunk: Buffer): void {
+    let at = this.#end;
+    this.#end += chunk.length;
     if (this.#skipToLf) {
       const lf = chunk.indexOf(LF);
-      if (lf === -1) return;
+      if (lf === -1) return this.#dropAll();
       chunk = chunk.subarray(lf + 1);
+      at += lf + 1;
       this.#skipToLf = false;
     }
+    // Nothing held (yet, or any more): storage starts afresh where this chunk does.
+    if (this.#bounds.length === this.#boundsHead) this.#restartAt(at);
     if (chunk.length === 0) return;
-    this.#chunks.push(chunk);
-    this.#bytes += chunk.length;
-    if (this.#bytes > this.maxBytes) this.#trim();
+    this.#write(at - this.#base, chunk);
+    this.#bounds.push(at);
+    if (this.bytes > this.maxBytes) this.#trim();
   }
 
-  /** A new child starts a new stream. */
+  /**
+   * The held bytes from `offset` up to `limit` (default: the end) that pi
+   * read as one chunk, as a copy: the first piece may be the tail of a chunk,
+   * so boundaries match pi's reads again from the next chunk on. null when
+   * `offset` is no longer held (dropped by the bound or by a new child) or
+   * is not below `limit`.
+   */
+  pieceAt(offset: number, limit = this.#end): Buffer | null {
+    const stop = Math.min(limit, this.#end);
+    if (offset < this.#start || offset >= stop) return null;
+    // The first chunk starting after `offset`.
+    let low = this.#boundsHead;
+    let high = this.#bounds.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.#bounds[mid]! <= offset) low = mid + 1;
+      else high = mid;
+    }
+    return this.#copy(offset, Math.min(stop, this.#bounds[low] ?? this.#end));
+  }
+
+  /** A new child starts a new stream (its offsets continue from here). */
   clear(): void {
-    this.#chunks = [];
-    this.#bytes = 0;
+    this.#dropAll();
     this.#truncated = false;
     this.#skipToLf = false;
+  }
+
+  /** Nothing held: storage starts afresh at `offset`. */
+  #restartAt(offset: number): void {
+    this.#spareSlabs.push(...this.#slabs);
+    this.#slabs = [];
+    this.#bounds = [];
+    this.#boundsHead = 0;
+    this.#start = this.#base = offset;
+  }
+
+  #dropAll(): void {
+    this.#restartAt(this.#end);
+  }
+
+  #write(position: number, data: Buffer): void {
+    let done = 0;
+    while (done < data.length) {
+      const index = Math.floor(position / SLAB_BYTES);
+      while (this.#slabs.length <= index) this.#slabs.push(this.#spareSlabs.pop() ?? Buffer.allocUnsafeSlow(SLAB_BYTES));
+      const within = position % SLAB_BYTES;
+      const copied = data.copy(this.#slabs[index]!, within, done, Math.min(data.length, done + SLAB_BYTES - within));
+      done += copied;
+      position += copied;
+    }
+  }
+
+  #copy(from: number, to: number): Buffer {
+    const piece = Buffer.allocUnsafe(to - from);
+    let done = 0;
+    let position = from - this.#base;
+    while (done < piece.length) {
+      const slab = this.#slabs[Math.floor(position / SLAB_BYTES)]!;
+      const within = position % SLAB_BYTES;
+      const copied = slab.copy(piece, done, within, Math.min(SLAB_BYTES, within + piece.length - done));
+      done += copied;
+      position += copied;
+    }
+    return piece;
+  }
+
+  #byteAt(offset: number): number {
+    const position = offset - this.#base;
+    return this.#slabs[Math.floor(position / SLAB_BYTES)]![position % SLAB_BYTES]!;
+  }
+
+  /** Stream offset of the first LF at or after `from` among the held bytes, or -1. */
+  #indexOfLf(from: number): number {
+    let position = from - this.#base;
+    const stop = this.#end - this.#base;
+    while (position < stop) {
+      const index = Math.floor(position / SLAB_BYTES);
+      const within = position % SLAB_BYTES;
+      const length = Math.min(SLAB_BYTES - within, stop - position);
+      const found = this.#slabs[index]!.subarray(within, within + length).indexOf(LF);
+      if (found !== -1) return this.#base + position + found;
+      position += length;
+    }
+    return -1;
   }
 
   #trim(): void {
     this.#truncated = true;
     // Drop whole chunks while over the bound.
-    let droppedEndedOnLf = true;
-    while (this.#bytes > this.maxBytes && this.#chunks.length > 0) {
-      const dropped = this.#chunks.shift()!;
-      this.#bytes -= dropped.length;
-      droppedEndedOnLf = dropped[dropped.length - 1] === LF;
+    let cut = this.#start;
+    while (this.#end - cut > this.maxBytes) {
+      this.#boundsHead++;
+      cut = this.#bounds[this.#boundsHead] ?? this.#end;
     }
-    if (droppedEndedOnLf) return;
-    // The head now starts inside a record: cut up to the next LF.
-    while (this.#chunks.length > 0) {
-      const head = this.#chunks[0]!;
-      const lf = head.indexOf(LF);
+    if (this.#byteAt(cut - 1) !== LF) {
+      // The new head starts inside a record: cut up to the next LF.
+      const lf = this.#indexOfLf(cut);
       if (lf === -1) {
-        this.#chunks.shift();
-        this.#bytes -= head.length;
-        continue;
+        this.#skipToLf = true;
+        return this.#dropAll();
       }
-      this.#chunks[0] = head.subarray(lf + 1);
-      this.#bytes -= lf + 1;
-      if (this.#chunks[0].length === 0) this.#chunks.shift();
-      return;
+      cut = lf + 1;
+      while (this.#boundsHead + 1 < this.#bounds.length && this.#bounds[this.#boundsHead + 1]! <= cut) this.#boundsHead++;
+      if (cut < this.#end) this.#bounds[this.#boundsHead] = cut;
     }
-    this.#skipToLf = true;
+    if (cut === this.#end) return this.#dropAll();
+    this.#start = cut;
+    // Slabs wholly before the start go back to the spares.
+    while (this.#start - this.#base >= SLAB_BYTES) {
+      this.#spareSlabs.push(this.#slabs.shift()!);
+      this.#base += SLAB_BYTES;
+    }
+    // Compact the bounds now and then rather than shifting on every drop.
+    if (this.#boundsHead > 1024 && this.#boundsHead * 2 > this.#bounds.length) {
+      this.#bounds = this.#bounds.slice(this.#boundsHead);
+      this.#boundsHead = 0;
+    }
   }
 }

@@ -49,4 +49,76 @@ describe("StdoutReplay", () => {
     replay.append(Buffer.from('{"a":1}\n'));
     expect(text(replay)).toBe('{"a":1}\n');
   });
+
+  it("gives stream offsets that never restart, and pieces from any held offset", () => {
+    const replay = new StdoutReplay(100);
+    replay.append(Buffer.from('{"a":1}\n{"b":'));
+    replay.append(Buffer.from('2}\n'));
+    expect([replay.start, replay.end]).toEqual([0, 16]);
+    expect(replay.pieceAt(4)?.toString()).toBe(':1}\n{"b":');
+    expect(replay.pieceAt(4, 6)?.toString()).toBe(":1");
+    expect(replay.pieceAt(13)?.toString()).toBe('2}\n');
+    expect(replay.pieceAt(16)).toBeNull();
+    replay.clear();
+    expect([replay.start, replay.end]).toEqual([16, 16]);
+    expect(replay.pieceAt(3)).toBeNull();
+    replay.append(Buffer.from('{"c":3}\n'));
+    expect([replay.start, replay.end]).toEqual([16, 24]);
+    expect(replay.pieceAt(16)?.toString()).toBe('{"c":3}\n');
+  });
+
+  // Against a model that keeps everything: random records (some longer than
+  // the bound), cut into random reads (some across the 256 KiB storage slabs).
+  it.each([0, 20, 1000, 64 * 1024, 300_000, 700_000])("keeps exactly the right suffix of the stream (bound %i)", (maxBytes) => {
+    let seed = maxBytes + 1;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const replay = new StdoutReplay(maxBytes);
+    let all = Buffer.alloc(1024 * 1024);
+    const boundaries = new Set<number>();
+    let total = 0;
+    let sinceClear = 0;
+    for (let round = 0; round < 150; round++) {
+      if (random(150) === 0) {
+        replay.clear();
+        sinceClear = total;
+      }
+      const record = random(40) === 0 ? 2 * maxBytes + random(5000) : random(3000);
+      const bytes = Buffer.alloc(record + 1, 97 + (round % 26));
+      bytes[record] = 0x0a;
+      for (let at = 0; at < bytes.length; ) {
+        const size = Math.min(bytes.length - at, 1 + random(70_000));
+        const chunk = bytes.subarray(at, at + size);
+        boundaries.add(total);
+        replay.append(chunk);
+        if (total + size > all.length) all = Buffer.concat([all, Buffer.alloc(all.length + size)]);
+        chunk.copy(all, total);
+        total += size;
+        at += size;
+      }
+      expect(replay.end).toBe(total);
+      expect(replay.bytes).toBeLessThanOrEqual(maxBytes);
+      expect(replay.start).toBeGreaterThanOrEqual(sinceClear);
+      if (replay.bytes > 0 && replay.start > sinceClear) expect(all[replay.start - 1]).toBe(0x0a);
+      const chunks = replay.chunks;
+      expect(Buffer.concat(chunks).equals(all.subarray(replay.start, replay.end))).toBe(true);
+      // Cut where pi's reads were, but for the first chunk's start.
+      let offset = replay.start;
+      for (const [index, chunk] of chunks.entries()) {
+        if (index > 0) expect(boundaries.has(offset)).toBe(true);
+        offset += chunk.length;
+      }
+      if (replay.bytes > 0) {
+        const from = replay.start + random(replay.bytes);
+        const piece = replay.pieceAt(from)!;
+        expect(piece.equals(all.subarray(from, from + piece.length))).toBe(true);
+        const next = from + piece.length;
+        expect(next === replay.end || boundaries.has(next)).toBe(true);
+      }
+      expect(replay.pieceAt(replay.start - 1)).toBeNull();
+    }
+  });
 });
+
