@@ -10,6 +10,7 @@ import {
   type RelayErrorCode,
   type RelayRequest,
 } from "@pier/protocol";
+import { readRelayRequest } from "./relay-requests.ts";
 
 export type BrowserFrame =
   /** Forward `line` (the frame's own bytes, unchanged) plus "\n" to pi. */
@@ -36,7 +37,8 @@ export function classifyBrowserFrame(data: Buffer, maxBytes = MAX_COMMAND_BYTES)
   if (label.type?.startsWith(RELAY_REQUEST_PREFIX)) {
     const known = RELAY_REQUEST_TYPES.find((type) => type === label.type);
     if (!known) return refuse("unknown_request", `unknown relay request "${label.type}"`, label);
-    return readRequest(value as Record<string, unknown>, label);
+    const checked = readRelayRequest(known, value as Record<string, unknown>);
+    return checked.ok ? { kind: "request", request: checked.request } : refuse("invalid_command", checked.error, label);
   }
   const verdict = validateCommand(value);
   if (!verdict.ok) return refuse("invalid_command", verdict.error, label);
@@ -49,18 +51,6 @@ export function classifyBrowserFrame(data: Buffer, maxBytes = MAX_COMMAND_BYTES)
     ...(typeof id === "string" ? { id } : {}),
     command: value as Record<string, unknown>,
   };
-}
-
-const MAX_PATH_LENGTH = 4096;
-
-/** The fields of a known relay request, checked like a command's. */
-function readRequest(value: Record<string, unknown>, label: { type?: string; id?: string }): BrowserFrame {
-  const sessionFile = value["sessionFile"];
-  if (sessionFile === undefined) return { kind: "request", request: { type: "pier.restart_pi" } };
-  if (typeof sessionFile !== "string" || sessionFile === "" || sessionFile.length > MAX_PATH_LENGTH || sessionFile.includes("\0")) {
-    return refuse("invalid_command", `pier.restart_pi.sessionFile must be a file path (a non-empty string of at most ${MAX_PATH_LENGTH} characters)`, label);
-  }
-  return { kind: "request", request: { type: "pier.restart_pi", sessionFile } };
 }
 
 function describe(value: unknown): { type?: string; id?: string } {

@@ -4,10 +4,12 @@
 // backpressure pausing every browser socket until pi catches up.
 import type { RawData, WebSocket } from "ws";
 import { MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo } from "@pier/protocol";
+import type { AccessLinks, Grant } from "./access-links.ts";
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
 import { ChunkReclaim } from "./chunk-reclaim.ts";
 import type { PiProcess } from "./pi-process.ts";
+import { Room } from "./room.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import { StdoutReplay } from "./stdout-replay.ts";
 import { RELAY_VERSION } from "./version.ts";
@@ -20,11 +22,14 @@ export type PiBridgeOptions = {
   replayBytes: number;
   /** Session checks and restarts; null when pi does not save sessions. */
   sessions: SessionService | null;
+  /** The links browsers come in with (drivers make and revoke them through the room). */
+  links: AccessLinks;
   log: (line: string) => void;
 };
 
 export class PiBridge {
   readonly hub: BrowserHub;
+  readonly room: Room;
   readonly #pi: PiProcess;
   readonly #options: PiBridgeOptions;
   readonly #replay: StdoutReplay;
@@ -38,6 +43,7 @@ export class PiBridge {
     this.#options = options;
     this.#replay = new StdoutReplay(options.replayBytes);
     this.hub = new BrowserHub(this.#replay, { pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
+    this.room = new Room(options.links, options.log);
 
     pi.on("status", (child) => {
       if (child.state === "starting") {
@@ -66,30 +72,37 @@ export class PiBridge {
   }
 
   /** A new, authorized browser: hello, the replay, then live traffic (the hub sends the replay and replay_end). */
-  addBrowser(ws: WebSocket): void {
-    const { hub } = this;
+  addBrowser(ws: WebSocket, grant: Grant): void {
+    const { hub, room } = this;
     if (this.#stdinBlocked) ws.pause();
     const launch = this.#pi.launch;
-    const client = hub.add(ws, (client) => ({
-      type: "hello",
-      protocolVersion: RELAY_PROTOCOL_VERSION,
-      clientId: client.id,
-      relayVersion: RELAY_VERSION,
-      cwd: launch.cwd,
-      piCommand: [launch.command, ...launch.args],
-      demo: this.#options.demo,
-      child: this.#pi.status,
-      replay: { bytes: this.#replay.bytes, truncated: this.#replay.truncated },
-      recentStderr: [...this.#recentStderr],
-      peers: hub.size,
-      limits: { maxCommandBytes: MAX_COMMAND_BYTES },
-      sessions: this.#options.sessions?.info ?? null,
-    }));
+    const client = hub.add(ws, (client) => {
+      const you = room.admit(client.id, grant);
+      return {
+        type: "hello",
+        protocolVersion: RELAY_PROTOCOL_VERSION,
+        clientId: client.id,
+        relayVersion: RELAY_VERSION,
+        cwd: launch.cwd,
+        piCommand: [launch.command, ...launch.args],
+        demo: this.#options.demo,
+        child: this.#pi.status,
+        replay: { bytes: this.#replay.bytes, truncated: this.#replay.truncated },
+        recentStderr: [...this.#recentStderr],
+        peers: hub.size,
+        limits: { maxCommandBytes: MAX_COMMAND_BYTES },
+        sessions: this.#options.sessions?.info ?? null,
+        you,
+        people: room.people.list(),
+      };
+    });
+    room.welcome(client);
     hub.broadcastFrame({ type: "peers", count: hub.size });
     ws.on("message", (data, isBinary) => this.#onBrowserFrame(client, data, isBinary));
     ws.on("error", () => ws.terminate());
     ws.on("close", () => {
       hub.remove(client);
+      room.leave(client);
       hub.broadcastFrame({ type: "peers", count: hub.size });
     });
   }
@@ -110,7 +123,16 @@ export class PiBridge {
       });
     }
     const pi = this.#pi;
-    if (frame.kind === "request") return this.#restart(client, frame.request.sessionFile);
+    if (frame.kind === "request") {
+      const request = frame.request;
+      if (request.type === "pier.restart_pi") {
+        if (this.room.roleOf(client) !== "driver") return client.sendFrame({ type: "error", code: "forbidden", message: "only a driver can restart pi", command: { type: request.type } });
+        return this.#restart(client, request.sessionFile);
+      }
+      const refused = this.room.handle(client, request);
+      if (refused !== null) client.sendFrame({ type: "error", code: refused.code, message: refused.message, command: { type: request.type } });
+      return;
+    }
     const refusal = this.#options.sessions?.refuseCommand(frame.type, frame.command) ?? null;
     if (refusal !== null) {
       return client.sendFrame({
@@ -128,7 +150,18 @@ export class PiBridge {
         command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
       });
     }
-    if (!pi.writeLine(frame.line) && !this.#stdinBlocked) {
+    const refused = this.room.checkCommand(client, frame.type, frame.command);
+    if (refused !== null) {
+      return client.sendFrame({
+        type: "error",
+        code: refused.code,
+        message: refused.message,
+        command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
+      });
+    }
+    const accepted = pi.writeLine(frame.line);
+    this.room.announceCommand(client, frame.line);
+    if (!accepted && !this.#stdinBlocked) {
       this.#stdinBlocked = true;
       this.hub.pauseReading();
     }

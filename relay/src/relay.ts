@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
 import { checkAccess, cookieName, isAllowedHost, readCookie, sessionCookieHeader } from "./access-control.ts";
-import { AccessLinks, LINK_TTL_MS, type RedeemFailure } from "./access-links.ts";
+import { AccessLinks, LINK_TTL_MS, type Grant, type RedeemFailure } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
 import { sendStatusPage } from "./http-pages.ts";
 import { PiBridge } from "./pi-bridge.ts";
@@ -62,14 +62,21 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log: options.log,
     onListChanged: () => announceSessions(),
   });
-  const bridge = new PiBridge({ pi, demo: options.demo, replayBytes: options.replayBytes, sessions, log: options.log });
+  const bridge = new PiBridge({ pi, demo: options.demo, replayBytes: options.replayBytes, sessions, links, log: options.log });
   const hub = bridge.hub;
   announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   let port = options.port;
   const workspace = new WorkspaceFiles(options.launch.cwd);
   const git = new GitFacts(workspace.paths);
-  const workspaceApi = createWorkspaceApi({ files: workspace, git, log: options.log });
+  // Who made each HTTP change, to say so to everyone ("Ada saved src/app.ts").
+  const grants = new WeakMap<IncomingMessage, Grant>();
+  const workspaceApi = createWorkspaceApi({
+    files: workspace,
+    git,
+    log: options.log,
+    onChanged: (request, change) => bridge.room.announceActivity(grants.get(request) ?? null, change),
+  });
   const announceGitMoved = () => hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
   const gitWatcher = new GitDirWatcher({
     locate: async () => locateGitDir(() => git.gitDir(), await workspace.paths.rootReal()),
@@ -114,6 +121,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       }
       return sendStatusPage(response, decision.status, decision.status === 401 ? "Not authorized" : "Refused", capitalize(decision.reason));
     }
+    // Viewers look: anything that changes the workspace needs a driver.
+    if (decision.grant.role !== "driver" && request.method !== "GET" && request.method !== "HEAD") {
+      request.resume();
+      return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files.");
+    }
+    grants.set(request, decision.grant);
     if (await sessions.handleHttp(request, response, url)) return;
     if (await workspaceApi(request, response, url)) return;
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
@@ -164,7 +177,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       socket.end(`HTTP/1.1 ${decision.status} ${statusText(decision.status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => bridge.addBrowser(ws));
+    const grant = decision.grant;
+    wss.handleUpgrade(request, socket, head, (ws) => bridge.addBrowser(ws, grant));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -182,7 +196,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   void gitWatcher.refresh();
 
   const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
-  const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue().token}`;
+  const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue("driver").token}`;
   return {
     url: freshUrl(),
     freshUrl,
@@ -221,6 +235,8 @@ function refusedLinkText(reason: RedeemFailure): string {
       return `This link was used already. Each link works once, for one browser, so that a copy of it (in a history, a log, a screen share) opens nothing. ${fresh}`;
     case "expired":
       return `This link has expired: links work for ${minutes} minutes. ${fresh}`;
+    case "revoked":
+      return `This link was revoked by a driver of this Pier. Ask them for a new one, or ${fresh[0]!.toLowerCase()}${fresh.slice(1)}`;
     case "unknown":
       return `This link's secret is not one this pier issued (pier makes new secrets every time it starts). ${fresh}`;
   }

@@ -4,3 +4,4 @@ export * from "./pi/index.ts";
 export * from "./command-guard.ts";
 export * from "./workspace-api.ts";
 export * from "./sessions-api.ts";
+export * from "./presence.ts";

@@ -4,6 +4,7 @@
 // text frames only: a pi command (one JSON object, no raw newline) or one of
 // the `RelayRequest` objects, whose types all start with "pier.".
 
+import type { Focus, LinkInfo, Person, Role, Suggestion } from "./presence.ts";
 import type { SessionsInfo } from "./sessions-api.ts";
 
 export const RELAY_PROTOCOL_VERSION = 1;
@@ -49,6 +50,10 @@ export type RelayErrorCode =
   | "too_slow"
   /** A command names a file the relay does not let pi open or write (switch_session, export_html). */
   | "path_refused"
+  /** A viewer tried something only a driver may do (send pi a command, answer a dialog, change a file…). */
+  | "forbidden"
+  /** Another browser answered this extension dialog first. */
+  | "already_answered"
   /** A relay request could not be carried out (e.g. restarting pi on a session file that is not allowed). */
   | "request_failed";
 
@@ -72,6 +77,10 @@ export type RelayFrame =
       limits: { maxCommandBytes: number };
       /** pi's session folder and the relay's export folder; null when sessions are not saved (`--no-session`). */
       sessions: SessionsInfo | null;
+      /** This browser, as the others see it (its role decides what the relay lets it do). */
+      you: Person;
+      /** Everyone connected, this browser included. */
+      people: Person[];
     }
   | { type: "replay_end" }
   | { type: "child_started"; child: ChildStatus }
@@ -93,7 +102,21 @@ export type RelayFrame =
    * browser but the sender gets it): who sent what, for the inspector and
    * for saying "Ada stopped the run".
    */
-  | { type: "command_sent"; sender: { clientId: string; name: string | null }; line: string; at: number }
+  | { type: "command_sent"; sender: Person; line: string; at: number }
+  /** Who is here changed (someone came, went or renamed themselves). */
+  | { type: "presence"; people: Person[] }
+  /** Something a person did outside pi's commands (a file saved, created, renamed or deleted), for attribution. */
+  | { type: "activity"; by: Person | null; action: "saved" | "created" | "renamed" | "deleted"; path: string; to?: string; at: number }
+  /** To drivers: the links made so far (secrets left out). */
+  | { type: "links"; links: LinkInfo[] }
+  /** To the driver who asked: a new link's secret (the page builds the URL from its own address). */
+  | { type: "link_created"; link: LinkInfo; token: string }
+  /** To everyone following `clientId`: what that driver looks at now. */
+  | { type: "focus"; clientId: string; focus: Focus }
+  /** A viewer's suggested prompt (to drivers, and back to its author). */
+  | { type: "suggestion"; suggestion: Suggestion }
+  /** A suggestion was taken or dismissed (by a driver), or withdrawn (by its author). */
+  | { type: "suggestion_resolved"; id: string; by: Person; accepted: boolean }
   | {
       type: "error";
       code: RelayErrorCode;
@@ -108,11 +131,34 @@ export type RelayRequest =
   /**
    * Start pi again (ends the running child first, if any). With
    * `sessionFile` (the session the browser was on, from get_state) pi
-   * reopens that session, so nothing is stranded by a crash.
+   * reopens that session, so nothing is stranded by a crash. Drivers only.
    */
-  { type: "pier.restart_pi"; sessionFile?: string };
+  | { type: "pier.restart_pi"; sessionFile?: string }
+  /** Tell the others what to call this browser's person (any role). */
+  | { type: "pier.introduce"; name: string }
+  /** Make a link for another browser (drivers only): the relay answers with link_created. */
+  | { type: "pier.create_link"; role: Role }
+  /** Revoke a link: its secret stops working and its browsers are disconnected at once (drivers only). */
+  | { type: "pier.revoke_link"; linkId: string }
+  /** What this driver looks at (for viewers who follow them). */
+  | { type: "pier.focus"; focus: Focus }
+  /** Suggest a prompt to the drivers (any role). */
+  | { type: "pier.suggest"; text: string }
+  /** Take a suggestion into the prompt box or dismiss it (drivers), or withdraw one's own. */
+  | { type: "pier.resolve_suggestion"; id: string; accepted: boolean };
 
-export const RELAY_REQUEST_TYPES: readonly RelayRequest["type"][] = ["pier.restart_pi"];
+export const RELAY_REQUEST_TYPES: readonly RelayRequest["type"][] = [
+  "pier.restart_pi",
+  "pier.introduce",
+  "pier.create_link",
+  "pier.revoke_link",
+  "pier.focus",
+  "pier.suggest",
+  "pier.resolve_suggestion",
+];
+
+/** Close code for a browser whose link was revoked. */
+export const CLOSE_REVOKED = 4403;
 
 export function isRelayFrame(value: unknown): value is RelayFrame {
   return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";

@@ -16,13 +16,24 @@ const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
 
 export type WorkspaceApiHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
 
+/** A change the service made, for telling people who did what. */
+export type WorkspaceChange = { action: "saved" | "created" | "renamed" | "deleted"; path: string; to?: string };
+
 type Route = {
   method: "GET" | "PUT" | "POST";
   bodyLimit?: number;
   run: (url: URL, body: Record<string, unknown>) => Promise<unknown>;
+  /** What a successful run changed (routes that change nothing have none). */
+  changed?: (body: Record<string, unknown>) => WorkspaceChange;
 };
 
-export function createWorkspaceApi(deps: { files: WorkspaceFiles; git: GitFacts; log: (line: string) => void }): WorkspaceApiHandler {
+export function createWorkspaceApi(deps: {
+  files: WorkspaceFiles;
+  git: GitFacts;
+  log: (line: string) => void;
+  /** Told after each successful change, with the request that made it. */
+  onChanged?: (request: IncomingMessage, change: WorkspaceChange) => void;
+}): WorkspaceApiHandler {
   const { files, git, log } = deps;
   const small = WORKSPACE_LIMITS.maxBodyBytes;
   const routes = new Map<string, Route[]>([
@@ -35,12 +46,29 @@ export function createWorkspaceApi(deps: { files: WorkspaceFiles; git: GitFacts;
           method: "PUT",
           bodyLimit: WORKSPACE_LIMITS.maxSaveBodyBytes,
           run: (_url, body) => files.save(body.path, body.content, body.baseVersion),
+          changed: (body) => ({ action: "saved", path: String(body.path) }),
         },
       ],
     ],
-    [WORKSPACE_API_PATHS.create, [{ method: "POST", bodyLimit: small, run: (_url, body) => files.create(body.path, body.type) }]],
-    [WORKSPACE_API_PATHS.rename, [{ method: "POST", bodyLimit: small, run: (_url, body) => files.rename(body.from, body.to) }]],
-    [WORKSPACE_API_PATHS.delete, [{ method: "POST", bodyLimit: small, run: (_url, body) => files.delete(body.path, body.recursive) }]],
+    [
+      WORKSPACE_API_PATHS.create,
+      [{ method: "POST", bodyLimit: small, run: (_url, body) => files.create(body.path, body.type), changed: (body) => ({ action: "created", path: String(body.path) }) }],
+    ],
+    [
+      WORKSPACE_API_PATHS.rename,
+      [
+        {
+          method: "POST",
+          bodyLimit: small,
+          run: (_url, body) => files.rename(body.from, body.to),
+          changed: (body) => ({ action: "renamed", path: String(body.from), to: String(body.to) }),
+        },
+      ],
+    ],
+    [
+      WORKSPACE_API_PATHS.delete,
+      [{ method: "POST", bodyLimit: small, run: (_url, body) => files.delete(body.path, body.recursive), changed: (body) => ({ action: "deleted", path: String(body.path) }) }],
+    ],
     [WORKSPACE_API_PATHS.gitStatus, [{ method: "GET", run: () => git.status() }]],
     [WORKSPACE_API_PATHS.gitHead, [{ method: "GET", run: (url) => git.head(url.searchParams.get("path")) }]],
   ]);
@@ -69,7 +97,9 @@ export function createWorkspaceApi(deps: { files: WorkspaceFiles; git: GitFacts;
         }
         body = await readJsonObject(request, route.bodyLimit ?? small);
       }
-      sendJson(response, 200, await route.run(url, body));
+      const result = await route.run(url, body);
+      sendJson(response, 200, result);
+      if (route.changed) deps.onChanged?.(request, route.changed(body));
     } catch (error) {
       if (!(error instanceof WorkspaceError)) {
         log(`workspace API ${request.method} ${url.pathname} failed: ${error instanceof Error ? error.message : String(error)}`);

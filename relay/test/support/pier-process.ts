@@ -185,7 +185,8 @@ function waitForUrlLine(
   });
 }
 
-async function exchangeToken(url: string, port: number): Promise<string> {
+/** Opens a link the way a browser would and returns the session cookie it sets ("pier_<port>=…"). */
+export async function exchangeToken(url: string, port: number): Promise<string> {
   const response = await fetch(url, { redirect: "manual" });
   const setCookie = response.headers.get("set-cookie");
   await response.body?.cancel();

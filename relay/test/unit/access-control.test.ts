@@ -34,10 +34,29 @@ describe("links", () => {
   it("expire, and say so; a secret never issued is 'unknown'", () => {
     let now = 1_000;
     const clock = new AccessLinks(() => now);
-    const { token } = clock.issue("driver", 60_000);
+    const { token } = clock.issue("driver", { ttlMs: 60_000 });
     now += 60_001;
     expect(clock.redeem(token)).toEqual({ ok: false, reason: "expired" });
     for (const junk of ["", "x".repeat(300), "not-a-secret", null, undefined]) expect(clock.redeem(junk)).toEqual({ ok: false, reason: "unknown" });
+  });
+
+  it("a viewer link lets any number of browsers in, as viewers, until revoked; revoking ends their sessions too", () => {
+    const { token, link } = links.issue("viewer");
+    expect(link).toMatchObject({ role: "viewer", maxUses: null, revoked: false });
+    const sessions = [links.redeem(token), links.redeem(token), links.redeem(token)];
+    for (const session of sessions) expect(session).toMatchObject({ ok: true, grant: { role: "viewer", linkId: link.id } });
+    expect(links.list().find((l) => l.id === link.id)?.uses).toBe(3);
+    expect(links.revoke(link.id)).toBe(true);
+    expect(links.redeem(token)).toEqual({ ok: false, reason: "revoked" });
+    for (const session of sessions) if (session.ok) expect(links.grantFor(session.cookieValue)).toBeNull();
+    expect(links.revoke("link-none")).toBe(false);
+  });
+
+  it("never lists a secret", () => {
+    const { token } = links.issue("driver", { createdBy: "Ada" });
+    const listed = JSON.stringify(links.list());
+    expect(listed).not.toContain(token);
+    expect(listed).toContain('"createdBy":"Ada"');
   });
 
   it("each redemption is its own grant, and only its cookie value carries it", () => {

@@ -21,6 +21,13 @@ export const RELAY_FRAME_TYPES = [
   "workspace_changed",
   "sessions_changed",
   "command_sent",
+  "presence",
+  "activity",
+  "links",
+  "link_created",
+  "focus",
+  "suggestion",
+  "suggestion_resolved",
   "error",
 ] as const satisfies readonly RelayFrameType[];
 
@@ -92,6 +99,44 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
       "Several browsers can drive one pi. Each sees pi's answers to everyone, but only its own commands: the relay therefore tells every other browser what it forwarded, with the sender. " +
       "line is the command exactly as written to pi (one JSON record), so its id pairs with the response that follows on the byte stream.",
   },
+  presence: {
+    title: "presence: who is here",
+    summary: "Everyone connected to this relay, with their name, role and colour.",
+    body:
+      "The relay sends it whenever someone connects, leaves or renames themselves. A driver may do anything; a viewer sees everything live but the relay refuses every pi command, dialog answer and file change from it. " +
+      "Names are what people typed: show them as text, never as markup.",
+  },
+  activity: {
+    title: "activity: someone changed a file",
+    summary: "A file saved, created, renamed or deleted through Pier's file service, and by whom.",
+    body: "pi never hears of these changes, so the relay tells everyone who made them. The watcher's workspace_changed follows for the files themselves.",
+  },
+  links: {
+    title: "links: the links drivers have made",
+    summary: "To drivers only: every link made so far, with its role, uses and whether it was revoked.",
+    body: "Secrets are never in this list: only the driver who made a link receives its secret, once, in link_created. Viewers never get this frame.",
+  },
+  link_created: {
+    title: "link_created: a new link's secret",
+    summary: "To the driver who asked: the secret of the link just made.",
+    body:
+      "The page builds the URL from its own address, so a link made on a phone-friendly address works there. A driver link works once; a viewer link lets any number of browsers watch until it expires or is revoked.",
+  },
+  focus: {
+    title: "focus: what a driver looks at",
+    summary: "The file and line a driver has on screen, for viewers who follow them.",
+    body: "Drivers report it as they move around. The relay passes it on and keeps the last one for browsers that join later.",
+  },
+  suggestion: {
+    title: "suggestion: a prompt someone proposes",
+    summary: "A viewer (or a driver) suggested a prompt; drivers may take it into their prompt box.",
+    body: "Viewers cannot send pi anything themselves: suggesting is how they take part. The relay sends it to the drivers and back to its author.",
+  },
+  suggestion_resolved: {
+    title: "suggestion_resolved: a suggestion was taken or dismissed",
+    summary: "A driver took a suggestion into the prompt box or dismissed it, or its author withdrew it.",
+    body: "Every browser that showed the suggestion drops it. accepted says which it was, and by says who did it.",
+  },
   error: {
     title: "error: the relay refused something",
     summary: "The relay refused a frame this browser sent, or a request failed.",
@@ -105,7 +150,37 @@ export const RELAY_REQUEST_LESSONS: Record<RelayRequest["type"], LessonText> = {
   "pier.restart_pi": {
     title: "pier.restart_pi: start pi again",
     summary: "A browser asked the relay to restart pi, optionally on the session it was showing.",
-    body: "The relay ends the running child, if any, and starts a new one: child_exited and child_started follow. With sessionFile pi reopens that session, so nothing is stranded by a crash.",
+    body: "The relay ends the running child, if any, and starts a new one: child_exited and child_started follow. With sessionFile pi reopens that session, so nothing is stranded by a crash. Drivers only.",
+  },
+  "pier.introduce": {
+    title: "pier.introduce: say who you are",
+    summary: "A browser tells the relay what to call its person.",
+    body: "The relay removes control and formatting characters, keeps at most 40 characters and tells everyone in a presence frame. Any role may do it: a name is not a command to pi.",
+  },
+  "pier.create_link": {
+    title: "pier.create_link: make a link",
+    summary: "A driver asks for a new driver or viewer link; the secret comes back in link_created.",
+    body: "A driver link works once, for one browser. A viewer link works for any number of browsers until it expires or is revoked.",
+  },
+  "pier.revoke_link": {
+    title: "pier.revoke_link: take a link back",
+    summary: "A driver revokes a link: its secret stops working and every browser it let in is disconnected at once.",
+    body: "Their sessions end too: a page opened with that link is told to ask for a new one. Only drivers can revoke links.",
+  },
+  "pier.focus": {
+    title: "pier.focus: what this driver looks at",
+    summary: "A driver reports the file and line on screen, for viewers who follow.",
+    body: "Only drivers are followed. The relay passes the focus to everyone else and keeps the last one for browsers that join later.",
+  },
+  "pier.suggest": {
+    title: "pier.suggest: propose a prompt",
+    summary: "Anyone may suggest a prompt; the drivers see it and may take it.",
+    body: "It is how viewers take part: they cannot send pi anything themselves. The relay keeps at most 100 open suggestions.",
+  },
+  "pier.resolve_suggestion": {
+    title: "pier.resolve_suggestion: take or dismiss a suggestion",
+    summary: "A driver takes a suggestion into the prompt box or dismisses it; its author may withdraw it.",
+    body: "Taking it does not send anything to pi: the driver reads, edits and sends it like any prompt. Every browser that showed the suggestion then drops it.",
   },
 };
 

@@ -1,0 +1,82 @@
+// Who is connected: one Person per browser connection, with the role its
+// link granted, the name its person gave (untrusted text: cleaned here, and
+// always rendered as text by the pages) and a colour to tell people apart.
+import { MAX_NAME_LENGTH, type Person } from "@pier/protocol";
+import type { Grant } from "./access-links.ts";
+
+/** Distinct on light and dark backgrounds; handed out in turn. */
+const COLOURS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599", "#e64980", "#5c940d", "#7048e8", "#c92a2a"];
+
+type Member = Person & { grant: Grant };
+
+export class People {
+  readonly #members = new Map<string, Member>();
+  #joined = 0;
+  #viewers = 0;
+
+  /** A new connection; its name until it says otherwise is its role ("Driver", "Viewer 3"). */
+  join(clientId: string, grant: Grant): Person {
+    const colour = COLOURS[this.#joined++ % COLOURS.length]!;
+    const name = grant.role === "driver" ? "Driver" : `Viewer ${++this.#viewers}`;
+    const member: Member = { clientId, name, role: grant.role, colour, grant };
+    this.#members.set(clientId, member);
+    return personOf(member);
+  }
+
+  leave(clientId: string): void {
+    this.#members.delete(clientId);
+  }
+
+  /** Sets a name after cleaning it; null when nothing usable is left (the old name stays). */
+  rename(clientId: string, raw: string): Person | null {
+    const member = this.#members.get(clientId);
+    const name = cleanName(raw);
+    if (member === undefined || name === null) return null;
+    member.name = name;
+    return personOf(member);
+  }
+
+  get(clientId: string): Person | undefined {
+    const member = this.#members.get(clientId);
+    return member === undefined ? undefined : personOf(member);
+  }
+
+  grantOf(clientId: string): Grant | undefined {
+    return this.#members.get(clientId)?.grant;
+  }
+
+  /** The people whose connections came from `linkId`. */
+  fromLink(linkId: string): Person[] {
+    return [...this.#members.values()].filter((member) => member.grant.linkId === linkId).map(personOf);
+  }
+
+  /** A person connected with this grant (for changes made over HTTP with its cookie), if any. */
+  byGrant(grantId: string): Person | null {
+    for (const member of this.#members.values()) if (member.grant.id === grantId) return personOf(member);
+    return null;
+  }
+
+  list(): Person[] {
+    return [...this.#members.values()].map(personOf);
+  }
+}
+
+function personOf(member: Member): Person {
+  return { clientId: member.clientId, name: member.name, role: member.role, colour: member.colour };
+}
+
+/**
+ * A name as people will read it: control and formatting characters (bidi
+ * overrides, zero-width joiners used to spoof) removed, whitespace collapsed,
+ * at most MAX_NAME_LENGTH characters. Markup is left as typed: pages show it
+ * as text, where it is inert.
+ */
+export function cleanName(raw: string): string | null {
+  const name = raw
+    .replace(/\s+/g, " ")
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/gu, "")
+    .replace(/ {2,}/g, " ")
+    .trim();
+  if (name === "") return null;
+  return [...name].slice(0, MAX_NAME_LENGTH).join("");
+}

@@ -1,0 +1,181 @@
+// The people around one pi: who is here (presence), what each may do (the
+// role their link granted), the links drivers make and revoke, who answered
+// an extension dialog first, viewers' suggested prompts, and what drivers
+// look at (for viewers who follow them). Everything here is relay state the
+// pages are told about in relay frames; pi never sees any of it.
+import {
+  CLOSE_REVOKED,
+  type Focus,
+  type Person,
+  type RelayFrame,
+  type RelayRequest,
+  type Role,
+  type Suggestion,
+} from "@pier/protocol";
+import type { AccessLinks, Grant } from "./access-links.ts";
+import type { BrowserClient } from "./browser-hub.ts";
+import { People } from "./people.ts";
+
+/** Dialog answers remembered (by request id) to refuse a second answer. */
+const REMEMBERED_ANSWERS = 1000;
+const MAX_OPEN_SUGGESTIONS = 100;
+
+export type RoomRefusal = { code: "forbidden" | "already_answered" | "request_failed"; message: string };
+
+export class Room {
+  readonly people = new People();
+  readonly #links: AccessLinks;
+  readonly #clients = new Map<string, BrowserClient>();
+  /** extension_ui request id → who answered it. */
+  readonly #answered = new Map<string, Person>();
+  readonly #suggestions = new Map<string, Suggestion>();
+  /** The last focus each driver reported. */
+  readonly #focus = new Map<string, Focus>();
+  readonly #log: (line: string) => void;
+  #suggestionSeq = 0;
+
+  constructor(links: AccessLinks, log: (line: string) => void) {
+    this.#links = links;
+    this.#log = log;
+  }
+
+  /** A browser connecting with `grant` is counted in (for its hello); `welcome` follows once it is connected. */
+  admit(clientId: string, grant: Grant): Person {
+    return this.people.join(clientId, grant);
+  }
+
+  /** The admitted browser is connected: everyone hears of it, and it gets what its hello did not carry. */
+  welcome(client: BrowserClient): void {
+    const person = this.people.get(client.id);
+    if (person === undefined) return;
+    this.#clients.set(client.id, client);
+    this.#broadcastPresence();
+    // What a latecomer needs besides the hello: drivers' focus, and for a driver the links and open suggestions.
+    for (const [clientId, focus] of this.#focus) if (clientId !== client.id) client.sendFrame({ type: "focus", clientId, focus });
+    if (person.role === "driver") {
+      client.sendFrame({ type: "links", links: this.#links.list() });
+      for (const suggestion of this.#suggestions.values()) client.sendFrame({ type: "suggestion", suggestion });
+    }
+  }
+
+  leave(client: BrowserClient): void {
+    this.#clients.delete(client.id);
+    this.#focus.delete(client.id);
+    this.people.leave(client.id);
+    this.#broadcastPresence();
+  }
+
+  roleOf(client: BrowserClient): Role | null {
+    return this.people.grantOf(client.id)?.role ?? null;
+  }
+
+  /**
+   * May this browser's pi command go through? Viewers send none; an
+   * extension dialog takes the first answer only (pi would otherwise see two).
+   */
+  checkCommand(client: BrowserClient, type: string, command: Readonly<Record<string, unknown>>): RoomRefusal | null {
+    const person = this.people.get(client.id);
+    if (person === undefined) return { code: "forbidden", message: "this browser is not known to the relay" };
+    if (person.role !== "driver") {
+      return { code: "forbidden", message: `viewers watch: only a driver can send pi commands (“${type}” was not sent)` };
+    }
+    if (type === "extension_ui_response" && typeof command["id"] === "string") {
+      const first = this.#answered.get(command["id"]);
+      if (first !== undefined) return { code: "already_answered", message: `${first.name} answered this dialog first; pi has its answer` };
+      this.#answered.set(command["id"], person);
+      if (this.#answered.size > REMEMBERED_ANSWERS) this.#answered.delete(this.#answered.keys().next().value!);
+    }
+    return null;
+  }
+
+  /** A command went to pi: every other browser hears who sent what. */
+  announceCommand(client: BrowserClient, line: Buffer): void {
+    const sender = this.people.get(client.id);
+    if (sender === undefined) return;
+    const text = JSON.stringify({ type: "command_sent", sender, line: line.toString("utf8"), at: Date.now() } satisfies RelayFrame);
+    for (const other of this.#clients.values()) if (other !== client) other.sendText(text);
+  }
+
+  /** A change made over HTTP with a grant's cookie, told to everyone. */
+  announceActivity(grant: Grant | null, activity: Omit<Extract<RelayFrame, { type: "activity" }>, "type" | "by" | "at">): void {
+    this.broadcast({ type: "activity", by: grant ? this.people.byGrant(grant.id) : null, at: Date.now(), ...activity });
+  }
+
+  /** Every "pier.*" request but restarting pi; null when it was carried out. */
+  handle(client: BrowserClient, request: Exclude<RelayRequest, { type: "pier.restart_pi" }>): RoomRefusal | null {
+    const person = this.people.get(client.id);
+    if (person === undefined) return { code: "forbidden", message: "this browser is not known to the relay" };
+    const driversOnly = (what: string): RoomRefusal => ({ code: "forbidden", message: `only a driver can ${what}` });
+    switch (request.type) {
+      case "pier.introduce": {
+        if (this.people.rename(client.id, request.name) === null) return { code: "request_failed", message: "that name has no visible characters" };
+        this.#broadcastPresence();
+        return null;
+      }
+      case "pier.create_link": {
+        if (person.role !== "driver") return driversOnly("make links");
+        const { token, link } = this.#links.issue(request.role, { createdBy: person.name });
+        client.sendFrame({ type: "link_created", link, token });
+        this.#sendLinks();
+        this.#log(`${person.name} made a ${request.role} link`);
+        return null;
+      }
+      case "pier.revoke_link": {
+        if (person.role !== "driver") return driversOnly("revoke links");
+        if (!this.#links.revoke(request.linkId)) return { code: "request_failed", message: "there is no such link (it may have expired long ago)" };
+        for (const victim of this.people.fromLink(request.linkId)) {
+          this.#clients.get(victim.clientId)?.socket.close(CLOSE_REVOKED, "the link this page was opened with was revoked");
+        }
+        this.#sendLinks();
+        this.#log(`${person.name} revoked a link`);
+        return null;
+      }
+      case "pier.focus": {
+        if (person.role !== "driver") return driversOnly("be followed");
+        this.#focus.set(client.id, request.focus);
+        const text = JSON.stringify({ type: "focus", clientId: client.id, focus: request.focus } satisfies RelayFrame);
+        for (const other of this.#clients.values()) if (other !== client) other.sendText(text);
+        return null;
+      }
+      case "pier.suggest": {
+        if (this.#suggestions.size >= MAX_OPEN_SUGGESTIONS) return { code: "request_failed", message: "too many suggestions are waiting; try again once the drivers have read them" };
+        const suggestion: Suggestion = { id: `s${++this.#suggestionSeq}`, from: person, text: request.text, at: Date.now() };
+        this.#suggestions.set(suggestion.id, suggestion);
+        this.#toDriversAnd(client, { type: "suggestion", suggestion });
+        return null;
+      }
+      case "pier.resolve_suggestion": {
+        const suggestion = this.#suggestions.get(request.id);
+        if (suggestion === undefined) return { code: "request_failed", message: "that suggestion was already taken or dismissed" };
+        const own = suggestion.from.clientId === client.id;
+        if (person.role !== "driver" && !(own && !request.accepted)) return driversOnly("take or dismiss another person's suggestion");
+        this.#suggestions.delete(request.id);
+        const author = this.#clients.get(suggestion.from.clientId);
+        this.#toDriversAnd(author ?? client, { type: "suggestion_resolved", id: request.id, by: person, accepted: request.accepted });
+        return null;
+      }
+    }
+  }
+
+  broadcast(frame: RelayFrame): void {
+    const text = JSON.stringify(frame);
+    for (const client of this.#clients.values()) client.sendText(text);
+  }
+
+  #broadcastPresence(): void {
+    this.broadcast({ type: "presence", people: this.people.list() });
+  }
+
+  #sendLinks(): void {
+    const text = JSON.stringify({ type: "links", links: this.#links.list() } satisfies RelayFrame);
+    for (const client of this.#clients.values()) if (this.people.grantOf(client.id)?.role === "driver") client.sendText(text);
+  }
+
+  /** To every driver, and to `also` (a viewer who suggested), once each. */
+  #toDriversAnd(also: BrowserClient, frame: RelayFrame): void {
+    const text = JSON.stringify(frame);
+    for (const client of this.#clients.values()) {
+      if (client === also || this.people.grantOf(client.id)?.role === "driver") client.sendText(text);
+    }
+  }
+}

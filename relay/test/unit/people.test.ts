@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import type { Grant } from "../../src/access-links.ts";
+import { cleanName, People } from "../../src/people.ts";
+
+const driver: Grant = { id: "g1", role: "driver", linkId: "link-1" };
+const viewer = (id: string): Grant => ({ id, role: "viewer", linkId: "link-2" });
+
+describe("People", () => {
+  it("names newcomers by role, gives each a colour, and lists them", () => {
+    const people = new People();
+    const a = people.join("c1", driver);
+    const b = people.join("c2", viewer("g2"));
+    const c = people.join("c3", viewer("g3"));
+    expect([a.name, b.name, c.name]).toEqual(["Driver", "Viewer 1", "Viewer 2"]);
+    expect(new Set([a.colour, b.colour, c.colour]).size).toBe(3);
+    expect(people.list().map((p) => p.role)).toEqual(["driver", "viewer", "viewer"]);
+    expect(people.fromLink("link-2").map((p) => p.clientId)).toEqual(["c2", "c3"]);
+    expect(people.byGrant("g1")?.clientId).toBe("c1");
+    people.leave("c2");
+    expect(people.get("c2")).toBeUndefined();
+  });
+
+  it("takes a new name, cleaned, and keeps the old one when nothing usable is given", () => {
+    const people = new People();
+    people.join("c1", driver);
+    expect(people.rename("c1", "  Ada   Lovelace ")?.name).toBe("Ada Lovelace");
+    expect(people.rename("c1", "\u200b\u202e  ")).toBeNull();
+    expect(people.get("c1")?.name).toBe("Ada Lovelace");
+    expect(people.rename("nobody", "x")).toBeNull();
+  });
+});
+
+describe("cleanName", () => {
+  it("removes control and formatting characters (bidi overrides, zero-width), collapses space, caps the length", () => {
+    expect(cleanName("Ada\u202e evil\u0000\n\tname")).toBe("Ada evil name");
+    expect(cleanName("x".repeat(100))).toHaveLength(40);
+    expect(cleanName("😀".repeat(50))).toBe("😀".repeat(40));
+    expect(cleanName("")).toBeNull();
+  });
+
+  it("keeps markup as typed: pages render names as text, where it is inert", () => {
+    expect(cleanName('<img src=x onerror="alert(1)">')).toBe('<img src=x onerror="alert(1)">');
+  });
+});
