@@ -31,14 +31,16 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 /**
- * Host header check: the relay's port, and a host name that cannot be
- * rebound: "localhost" or an IP literal (any, so `--host 0.0.0.0` can be
- * reached by the machine's addresses).
+ * Host header check: a host name that cannot be rebound, "localhost" or an
+ * IP literal (any, so `--host 0.0.0.0` can be reached by the machine's
+ * addresses). Any port: through an SSH tunnel (`ssh -L 8080:127.0.0.1:<port>`)
+ * the browser names the tunnel's port, and a port says nothing a rebinding
+ * attack could use (the attacker's name is what gives it away).
  */
-export function isAllowedHost(hostHeader: string | undefined, port: number): boolean {
+export function isAllowedHost(hostHeader: string | undefined, _port: number): boolean {
   if (!hostHeader) return false;
-  const parsed = splitHostPort(hostHeader);
-  if (!parsed || parsed.port !== port) return false;
+  const parsed = splitHostPort(hostHeader) ?? splitHostPort(`${hostHeader}:80`);
+  if (!parsed) return false;
   const host = parsed.host.toLowerCase();
   return host === "localhost" || isIP(host) !== 0;
 }

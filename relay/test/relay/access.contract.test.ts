@@ -107,8 +107,9 @@ describe("access control", () => {
       const host = `evil.example:${pier.port}`;
       expect((await attemptUpgrade(pier, { host })).status).toBe(403);
       expect((await attemptUpgrade(pier, { host, origin: `http://${host}` })).status).toBe(403);
-      // Right name, wrong port.
-      expect((await attemptUpgrade(pier, { host: `127.0.0.1:${pier.port + 1}`, origin: `http://127.0.0.1:${pier.port + 1}` })).status).toBe(403);
+      // Another port on a loopback name is a tunnel's (ssh -L 8080:127.0.0.1:<port>): allowed, with its own Origin.
+      expect((await attemptUpgrade(pier, { host: `127.0.0.1:${pier.port + 1}`, origin: `http://127.0.0.1:${pier.port + 1}` })).status).toBe("open");
+      expect((await attemptUpgrade(pier, { host: `127.0.0.1:${pier.port + 1}`, origin: `http://127.0.0.1:${pier.port}` })).status).toBe(403);
     });
 
     it("refuses any other path with 400", async () => {

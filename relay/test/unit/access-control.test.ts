@@ -92,8 +92,10 @@ describe("isAllowedHost", () => {
     [`LOCALHOST:${port}`, true],
     [`[::1]:${port}`, true],
     [`192.168.1.20:${port}`, true],
-    [`127.0.0.1:${port + 1}`, false],
-    ["127.0.0.1", false],
+    // Through a tunnel the browser names the tunnel's port (or none, on 80).
+    [`127.0.0.1:${port + 1}`, true],
+    ["127.0.0.1", true],
+    ["localhost", true],
     [`evil.example:${port}`, false],
     [`localhost.evil.example:${port}`, false],
     [`127.0.0.1.nip.io:${port}`, false],
