@@ -49,7 +49,8 @@ export class Room {
     const person = this.people.get(client.id);
     if (person === undefined) return;
     this.#clients.set(client.id, client);
-    this.#broadcastPresence();
+    // The newcomer's hello listed everyone already; the others hear of it.
+    this.#toOthers(client, { type: "presence", event: "joined", person });
     // What a latecomer needs besides the hello: drivers' focus, and for a driver the links and open suggestions.
     for (const [clientId, focus] of this.#focus) if (clientId !== client.id) client.sendFrame({ type: "focus", clientId, focus });
     if (person.role === "driver") {
@@ -59,10 +60,10 @@ export class Room {
   }
 
   leave(client: BrowserClient): void {
-    this.#clients.delete(client.id);
+    if (!this.#clients.delete(client.id)) return;
     this.#focus.delete(client.id);
     this.people.leave(client.id);
-    this.#broadcastPresence();
+    this.broadcast({ type: "presence", event: "left", clientId: client.id });
   }
 
   roleOf(client: BrowserClient): Role | null {
@@ -92,8 +93,7 @@ export class Room {
   announceCommand(client: BrowserClient, line: Buffer): void {
     const sender = this.people.get(client.id);
     if (sender === undefined) return;
-    const text = JSON.stringify({ type: "command_sent", sender, line: line.toString("utf8"), at: Date.now() } satisfies RelayFrame);
-    for (const other of this.#clients.values()) if (other !== client) other.sendText(text);
+    this.#toOthers(client, { type: "command_sent", sender, line: line.toString("utf8"), at: Date.now() });
   }
 
   /** A change made over HTTP with a grant's cookie, told to everyone. */
@@ -108,8 +108,9 @@ export class Room {
     const driversOnly = (what: string): RoomRefusal => ({ code: "forbidden", message: `only a driver can ${what}` });
     switch (request.type) {
       case "pier.introduce": {
-        if (this.people.rename(client.id, request.name) === null) return { code: "request_failed", message: "that name has no visible characters" };
-        this.#broadcastPresence();
+        const renamed = this.people.rename(client.id, request.name);
+        if (renamed === null) return { code: "request_failed", message: "that name has no visible characters" };
+        this.broadcast({ type: "presence", event: "changed", person: renamed });
         return null;
       }
       case "pier.create_link": {
@@ -133,8 +134,7 @@ export class Room {
       case "pier.focus": {
         if (person.role !== "driver") return driversOnly("be followed");
         this.#focus.set(client.id, request.focus);
-        const text = JSON.stringify({ type: "focus", clientId: client.id, focus: request.focus } satisfies RelayFrame);
-        for (const other of this.#clients.values()) if (other !== client) other.sendText(text);
+        this.#toOthers(client, { type: "focus", clientId: client.id, focus: request.focus });
         return null;
       }
       case "pier.suggest": {
@@ -162,8 +162,9 @@ export class Room {
     for (const client of this.#clients.values()) client.sendText(text);
   }
 
-  #broadcastPresence(): void {
-    this.broadcast({ type: "presence", people: this.people.list() });
+  #toOthers(client: BrowserClient, frame: RelayFrame): void {
+    const text = JSON.stringify(frame);
+    for (const other of this.#clients.values()) if (other !== client) other.sendText(text);
   }
 
   #sendLinks(): void {

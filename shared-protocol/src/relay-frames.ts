@@ -103,8 +103,13 @@ export type RelayFrame =
    * for saying "Ada stopped the run".
    */
   | { type: "command_sent"; sender: Person; line: string; at: number }
-  /** Who is here changed (someone came, went or renamed themselves). */
-  | { type: "presence"; people: Person[] }
+  /**
+   * Who is here changed: someone came, renamed themselves, or went. One
+   * person per frame (the hello carries everyone), so a classroom of N
+   * browsers costs each join O(N) small frames, not N copies of everyone.
+   */
+  | { type: "presence"; event: "joined" | "changed"; person: Person }
+  | { type: "presence"; event: "left"; clientId: string }
   /** Something a person did outside pi's commands (a file saved, created, renamed or deleted), for attribution. */
   | { type: "activity"; by: Person | null; action: "saved" | "created" | "renamed" | "deleted"; path: string; to?: string; at: number }
   /** To drivers: the links made so far (secrets left out). */

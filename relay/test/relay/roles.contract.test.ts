@@ -30,8 +30,15 @@ async function ask(browser: Browser, command: Record<string, unknown>): Promise<
   return browser.waitForRecord((r) => r.type === "response" && r.id === id);
 }
 
+/** Who a browser believes is here: its hello's list, then each presence change in order. */
 function lastPresence(browser: Browser): Person[] {
-  return browser.frames.filter((f): f is Frame<"presence"> => f.type === "presence").at(-1)?.people ?? browser.hello.people;
+  const people = new Map(browser.hello.people.map((p) => [p.clientId, p]));
+  for (const frame of browser.frames) {
+    if (frame.type !== "presence") continue;
+    if (frame.event === "left") people.delete(frame.clientId);
+    else people.set(frame.person.clientId, frame.person);
+  }
+  return [...people.values()];
 }
 
 describe("roles", () => {

@@ -101,9 +101,9 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
   },
   presence: {
     title: "presence: who is here",
-    summary: "Everyone connected to this relay, with their name, role and colour.",
+    summary: "Someone connected, renamed themselves or left (one person per frame).",
     body:
-      "The relay sends it whenever someone connects, leaves or renames themselves. A driver may do anything; a viewer sees everything live but the relay refuses every pi command, dialog answer and file change from it. " +
+      "The hello lists everyone already here; each presence frame then tells one change, so a class of hundreds costs little. A driver may do anything; a viewer sees everything live but the relay refuses every pi command, dialog answer and file change from it. " +
       "Names are what people typed: show them as text, never as markup.",
   },
   activity: {
