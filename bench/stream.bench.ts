@@ -1,5 +1,6 @@
-// A long answer streaming in, with the protocol log open: real pier + pi, the
-// scripted model playing 20,000 text deltas in about 2.5 s, real Chromium.
+// A long answer streaming in, with the protocol inspector closed, open on
+// its records, and open on its bytes: real pier + pi, the scripted model
+// playing 20,000 text deltas in about 2.5 s, real Chromium.
 //
 // How it is measured, fairly for any build of the page:
 // - "On the wire" is a second WebSocket client in this process, connected
@@ -20,6 +21,9 @@
 //   box every 100 ms; from the key event's timestamp to the frame after its
 //   input event is how long a person waits to see the letter.
 //
+// `PIER_BENCH_PANELS=closed,records,bytes` (the default) says which states of
+// the inspector to measure, side by side ("records" and "bytes": open on that
+// tab; an older build's protocol log counts as "records").
 // `PIER_BENCH_BASELINE_DIST=<dir>` (a `vite build --outDir <dir>` of another
 // version of web/) measures that build too, side by side: the page's files
 // are served from it instead of web/dist, everything else is the same.
@@ -52,8 +56,12 @@ if (!existsSync(join(DIST, "index.html"))) {
 const baselineDist = baselineDistFromEnv();
 const screenshots = process.env.PIER_BENCH_SCREENSHOTS ? resolve(process.env.PIER_BENCH_SCREENSHOTS) : null;
 
-type Variant = { name: string; dist: string | null };
-const variants: Variant[] = baselineDist ? [{ name: "baseline", dist: baselineDist }, { name: "web/dist", dist: null }] : [{ name: "web/dist", dist: null }];
+type Panel = "closed" | "records" | "bytes";
+type Variant = { name: string; dist: string | null; panel: Panel };
+const panels = (process.env.PIER_BENCH_PANELS ?? "closed,records,bytes").split(",").map((p) => p.trim()) as Panel[];
+for (const panel of panels) if (!["closed", "records", "bytes"].includes(panel)) throw new Error(`PIER_BENCH_PANELS: unknown state ${panel}`);
+const dists: { name: string; dist: string | null }[] = baselineDist ? [{ name: "baseline", dist: baselineDist }, { name: "web/dist", dist: null }] : [{ name: "web/dist", dist: null }];
+const variants: Variant[] = dists.flatMap((d) => panels.map((panel) => ({ name: dists.length > 1 ? `${d.name} ${panel}` : panel, dist: d.dist, panel })));
 
 interface Sample {
   wireDeltas: number;
@@ -140,6 +148,24 @@ function instrumentPage(total: number): void {
   );
 }
 
+/** The inspector (or an older build's protocol log) closed, or open on a tab. */
+async function showPanel(page: Page, panel: Panel): Promise<void> {
+  const toggle = page.getByRole("button", { name: /^Protocol (log|inspector)$/ });
+  const side = page.getByRole("complementary", { name: /^Protocol (log|inspector)$/ });
+  const open = (await toggle.getAttribute("aria-pressed")) === "true";
+  if (open !== (panel !== "closed")) await toggle.click();
+  if (panel === "closed") {
+    await side.waitFor({ state: "detached" });
+    return;
+  }
+  await side.waitFor();
+  // An older build has no tabs: its log is the "records" state.
+  const tab = side.getByRole("tab", { name: panel === "bytes" ? "Bytes" : "Records" });
+  if ((await tab.count()) === 0) return;
+  await tab.click();
+  await (panel === "bytes" ? side.getByRole("region", { name: "Bytes" }) : side.getByRole("listbox", { name: "Records" })).waitFor();
+}
+
 /** Per delta, when the relay sent it (epoch ms), from a second client of the same pier. */
 function watchWire(client: WireClient) {
   const sentAt = new Float64Array(DELTAS).fill(NaN);
@@ -201,7 +227,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     await context.addInitScript(instrumentPage, DELTAS);
     const page: Page = await openPier(context, pier, variant.dist);
     await page.getByRole("heading", { name: "What should pi work on?" }).waitFor({ timeout: 60_000 });
-    await page.getByRole("complementary", { name: "Protocol log" }).waitFor();
+    await showPanel(page, variant.panel);
     wire = await connectBrowser(pier);
     await wire.waitForFrame("replay_end");
     const watch = watchWire(wire);
@@ -300,16 +326,18 @@ try {
     ["keys typed while streaming", "keys", 0],
   ];
   console.log(
-    `Streaming ${DELTAS.toLocaleString("en")} text deltas with the protocol log open, median of ${ROUNDS} rounds (Chromium 1280×800, pier + pi, scripted model):`,
+    `Streaming ${DELTAS.toLocaleString("en")} text deltas, protocol inspector ${panels.join(" / ")}, median of ${ROUNDS} rounds (Chromium 1280×800, pier + pi, scripted model):`,
   );
-  const head = variants.map((v) => v.name.padStart(12)).join("") + (variants.length === 2 ? "ratio".padStart(9) : "");
+  const width = Math.max(12, ...variants.map((v) => v.name.length + 2));
+  const head = variants.map((v) => v.name.padStart(width)).join("") + (variants.length === 2 ? "ratio".padStart(9) : "");
   console.log(`${"".padEnd(40)}${head}`);
   for (const [label, key, digits] of rows) {
     const values = variants.map((v) => median(samples.get(v.name)!.map((s) => s[key])));
     const ratio = values.length === 2 ? `${(values[1]! / values[0]!).toFixed(2)}×`.padStart(9) : "";
-    console.log(`${label.padEnd(40)}${values.map((x) => x.toFixed(digits).padStart(12)).join("")}${ratio}`);
+    console.log(`${label.padEnd(40)}${values.map((x) => x.toFixed(digits).padStart(width)).join("")}${ratio}`);
   }
-  if (baselineDist) console.log(`(baseline: the page built from ${baselineDist}; ratio = web/dist ÷ baseline, lower is better except for frames)`);
+  if (baselineDist) console.log(`(baseline: the page built from ${baselineDist})`);
+  if (variants.length === 2) console.log(`(ratio = ${variants[1]!.name} ÷ ${variants[0]!.name}, lower is better except for frames)`);
 } finally {
   await browser.close();
   await rm(scenarioDir, { recursive: true, force: true });

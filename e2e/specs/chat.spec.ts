@@ -29,9 +29,10 @@ test("a prompt streams an answer live, then the agent settles", async ({ page, p
   await expect(answer.getByText("Thought")).toBeVisible();
   await expect(answer.getByText("answer briefly")).toBeHidden();
 
-  // The raw record log saw the whole run, ending with agent_settled.
-  const log = page.getByRole("complementary", { name: "Protocol log" });
-  await expect(log.getByText("agent_settled")).toBeVisible();
+  // The protocol inspector (closed until opened) saw the whole run, ending with agent_settled.
+  await page.getByRole("button", { name: "Protocol inspector" }).click();
+  const log = page.getByRole("complementary", { name: "Protocol inspector" });
+  await expect(log.getByRole("option").filter({ hasText: /^↓\s*[\d:.]+\s*agent_settled/ })).toBeVisible();
 });
 
 test("Shift+Enter writes a new line instead of sending", async ({ page, pier }) => {

@@ -1,16 +1,24 @@
 // App-wide singletons: the relay connection and view preferences. Components
 // import these instead of receiving the connection through every prop.
 
+import { loadInspectorOpen, saveInspectorOpen } from "./inspector/inspector-prefs.ts";
 import { RelayConnection } from "./relay/relay-connection.svelte.ts";
 
 export const connection = new RelayConnection();
 
-const wide = typeof matchMedia === "function" ? matchMedia("(min-width: 1100px)").matches : true;
-
 export const view = $state({
-  /** Protocol log side panel. Open by default on wide screens. */
-  logOpen: wide,
+  /**
+   * The protocol inspector side panel. Closed until the person opens it;
+   * then it stays as they leave it, across reloads (setInspectorOpen).
+   */
+  logOpen: loadInspectorOpen(),
 });
+
+/** Open or close the inspector because the person asked to: remembered for the next visit. */
+export function setInspectorOpen(open: boolean): void {
+  view.logOpen = open;
+  saveInspectorOpen(open);
+}
 
 /** Text some part of the app wants in the prompt box (e.g. a forked message); `seq` says "again". */
 export const promptFill = $state({ text: "", seq: 0 });

@@ -26,12 +26,19 @@ export interface EffectIndex {
   readonly max: number;
   /** Least recently touched first (Map order; a touch moves a key to the end). */
   spans: Map<string, TargetRecords>;
+  /**
+   * The message block touched last and the spans it touched (block, then
+   * message): a stream of deltas to one block touches the same two keys
+   * again and again, which are already the most recent, so they are updated
+   * in place (no key built, no Map reordered).
+   */
+  last: { index: number; block: number; spans: [TargetRecords, TargetRecords] } | null;
 }
 
 export const DEFAULT_MAX_TARGETS = 10_000;
 
 export function createEffectIndex(max = DEFAULT_MAX_TARGETS): EffectIndex {
-  return { max: Math.max(1, max), spans: new Map() };
+  return { max: Math.max(1, max), spans: new Map(), last: null };
 }
 
 /** A stable key for a target ("message:7", "message:7:2" for block 2, "tool:<id>", "marker:3"). */
@@ -46,25 +53,38 @@ export function targetKey(target: NonNullable<EffectTarget>): string {
   }
 }
 
-function touch(index: EffectIndex, key: string, seq: number): void {
+function touch(index: EffectIndex, key: string, seq: number): TargetRecords {
   const span = index.spans.get(key);
   if (span === undefined) {
-    index.spans.set(key, { key, firstSeq: seq, lastSeq: seq, count: 1 });
+    const fresh = { key, firstSeq: seq, lastSeq: seq, count: 1 };
+    index.spans.set(key, fresh);
     if (index.spans.size > index.max) index.spans.delete(index.spans.keys().next().value!);
-    return;
+    return fresh;
   }
   span.lastSeq = seq;
   span.count++;
   // Move to the end: most recently touched.
   index.spans.delete(key);
   index.spans.set(key, span);
+  return span;
 }
 
 /** Note that record `seq` changed `target`. A block counts for its message too. */
 export function noteEffect(index: EffectIndex, seq: number, target: EffectTarget): void {
   if (target === null) return;
-  touch(index, targetKey(target), seq);
-  if (target.kind === "message" && target.block !== undefined) touch(index, `message:${target.index}`, seq);
+  const last = index.last;
+  if (target.kind === "message" && target.block !== undefined && last !== null && last.index === target.index && last.block === target.block) {
+    for (const span of last.spans) {
+      span.lastSeq = seq;
+      span.count++;
+    }
+    return;
+  }
+  index.last = null;
+  const span = touch(index, targetKey(target), seq);
+  if (target.kind === "message" && target.block !== undefined) {
+    index.last = { index: target.index, block: target.block, spans: [span, touch(index, `message:${target.index}`, seq)] };
+  }
 }
 
 /** The records that changed a target, while remembered. */
@@ -75,4 +95,5 @@ export function recordsFor(index: EffectIndex, target: NonNullable<EffectTarget>
 /** Forget everything (the transcript was replaced). */
 export function clearEffects(index: EffectIndex): void {
   index.spans.clear();
+  index.last = null;
 }

@@ -40,7 +40,8 @@ import { settleRecord } from "./settle-records.ts";
 /** After this long without an answer a command is shown as overdue or timed out. */
 const PENDING_TIMEOUT_MS = 15_000;
 import { createSessionState, resetSessionState, type SessionState } from "../session/session-state.ts";
-import { appendLog, createRecordLog, type RecordLog } from "../session/record-log.ts";
+import { appendLog, createRecordLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../session/record-log.ts";
+import type { WireTap } from "./wire-tap.ts";
 
 export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "unauthorized";
 
@@ -83,7 +84,8 @@ const ADDS_ENTRIES = new Set(["agent_settled", "compaction_end"]);
 
 /** Something that happened on the socket, waiting in #queue to be applied (`at`: when it happened). */
 type Queued =
-  | { kind: "bytes"; bytes: Uint8Array; at: number }
+  /** `tapped`: wire taps have seen these bytes (a big frame is decoded a slice at a time, and tapped once, whole). */
+  | { kind: "bytes"; bytes: Uint8Array; at: number; tapped?: true }
   | { kind: "text"; text: string; at: number }
   | { kind: "out"; raw: string; value: unknown; at: number }
   | { kind: "closed"; code: number; opened: boolean };
@@ -157,12 +159,20 @@ export class RelayConnection {
   #replayHeadMayBeCut = false;
   /** `call()`s waiting for their response, by command id. */
   #calls = new Map<string, { command: string; settle: (response: RpcResponse) => void }>();
+  /**
+   * Ids of calls already answered here with a failure (pi exited, restarted,
+   * the connection reset): the relay's refusal of one can still arrive after
+   * pi's exit, and its caller has already been told, so it is no news.
+   */
+  #abandonedCalls = new Set<string>();
   #entriesRequests = new Map<string, EntriesRequest>();
   /** An "advance" get_entries is in flight; `#advanceAgain` asks for another after it. */
   #advancing = false;
   #advanceAgain = false;
   #workspaceListeners = new Set<WorkspaceChangeListener>();
   #recordListeners = new Set<RecordListener>();
+  /** Usually empty (the inspector adds one when it is first opened): the hot path checks the length only. */
+  #taps: WireTap[] = [];
 
   constructor(url = defaultSocketUrl()) {
     this.#url = url;
@@ -242,11 +252,53 @@ export class RelayConnection {
     }
     const id = `${clientId}:${++this.#commandSeq}`;
     const record = { id, ...command };
+    this.#sendCommand(ws, id, command.type, record);
+    return id;
+  }
+
+  #sendCommand(ws: WebSocket, id: string, type: string, record: Readonly<Record<string, unknown>>): void {
     const raw = JSON.stringify(record);
-    noteCommandSent(this.session, id, command.type, Date.now(), record);
+    noteCommandSent(this.session, id, type, Date.now(), record);
     ws.send(raw);
     this.#enqueue({ kind: "out", raw, value: record, at: Date.now() });
-    return id;
+  }
+
+  /**
+   * Send a record written by hand (the inspector's composer) and wait for its
+   * answer, like call(). It goes out as the JSON of `record`, with its own
+   * `id` when it has a string one (else the connection gives it one); the
+   * relay checks it like any command, and its refusal comes back as the
+   * failure. An extension_ui_response or a `pier.*` request has no answer:
+   * it resolves as soon as it was sent.
+   */
+  sendRecord(record: Record<string, unknown>, timeoutMs = CALL_TIMEOUT_MS): Promise<RpcResponse> {
+    const type = typeof record["type"] === "string" ? record["type"] : "unknown";
+    const ws = this.#ws;
+    const clientId = this.clientId;
+    if (ws === null || ws.readyState !== WebSocket.OPEN || clientId === null) return Promise.resolve(localFailure(type, "Not connected to the relay."));
+    const unanswerable = type === "extension_ui_response" || type.startsWith("pier.");
+    if (unanswerable || (record["id"] !== undefined && typeof record["id"] !== "string")) {
+      const raw = JSON.stringify(record);
+      ws.send(raw);
+      this.#enqueue({ kind: "out", raw, value: record, at: Date.now() });
+      // An id that is not a string cannot be matched with an answer (pi's ids are strings): sent as written, not awaited.
+      const note = unanswerable ? undefined : "Sent as written. Its id is not a string, so its answer cannot be awaited: look for it in the records.";
+      return Promise.resolve(note === undefined ? ({ type: "response", command: type, success: true } as RpcResponse) : localFailure(type, note));
+    }
+    const id = typeof record["id"] === "string" ? record["id"] : `${clientId}:${++this.#commandSeq}`;
+    const withId = typeof record["id"] === "string" ? record : { id, ...record };
+    if (this.#calls.has(id)) return Promise.resolve(localFailure(type, `A command with id “${id}” is still waiting for its answer.`));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#settleCall(id, localFailure(type, `pi did not answer within ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
+      this.#calls.set(id, {
+        command: type,
+        settle: (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+      });
+      this.#sendCommand(ws, id, type, withId);
+    });
   }
 
   /**
@@ -282,7 +334,15 @@ export class RelayConnection {
 
   /** Answer every waiting `call()` with a failure (their responses can no longer arrive). */
   #failCalls(reason: string): void {
-    for (const [id, call] of [...this.#calls]) this.#settleCall(id, localFailure(call.command, reason));
+    for (const [id, call] of [...this.#calls]) {
+      this.#settleCall(id, localFailure(call.command, reason));
+      this.#abandonedCalls.add(id);
+    }
+    // Bounded: only the most recent few can still have a refusal in flight.
+    for (const id of this.#abandonedCalls) {
+      if (this.#abandonedCalls.size <= 64) break;
+      this.#abandonedCalls.delete(id);
+    }
   }
 
   /**
@@ -337,6 +397,37 @@ export class RelayConnection {
     return () => this.#recordListeners.delete(listener);
   }
 
+  /**
+   * Listen to everything applied, as it is applied (see wire-tap.ts): for the
+   * protocol inspector. Returns the function that removes the tap.
+   */
+  addWireTap(tap: WireTap): () => void {
+    this.#taps = [...this.#taps, tap];
+    return () => {
+      this.#taps = this.#taps.filter((t) => t !== tap);
+    };
+  }
+
+  #tapChunk(bytes: Uint8Array, at: number): void {
+    for (const tap of this.#taps) {
+      try {
+        tap.chunk(bytes, at);
+      } catch (error) {
+        console.error("wire tap failed", error);
+      }
+    }
+  }
+
+  #tapEntry(entry: LogEntry, value: unknown): void {
+    for (const tap of this.#taps) {
+      try {
+        tap.entry(entry, value, this.session);
+      } catch (error) {
+        console.error("wire tap failed", error);
+      }
+    }
+  }
+
   #emitRecord(event: Parameters<RecordListener>[0]): void {
     for (const listener of [...this.#recordListeners]) {
       try {
@@ -385,11 +476,15 @@ export class RelayConnection {
         } else {
           const item = this.#queue[this.#queueHead];
           if (item === undefined) break;
+          if (item.kind === "bytes" && item.tapped === undefined) {
+            item.tapped = true;
+            if (this.#taps.length !== 0) this.#tapChunk(item.bytes, item.at);
+          }
           if (item.kind === "bytes" && item.bytes.length > DECODE_SLICE_BYTES) {
             // A big frame (replayed output can come a megabyte at once) is
             // decoded a slice at a time, so that the budget can end the
             // work between slices.
-            this.#queue[this.#queueHead] = { kind: "bytes", bytes: item.bytes.subarray(DECODE_SLICE_BYTES), at: item.at };
+            this.#queue[this.#queueHead] = { kind: "bytes", bytes: item.bytes.subarray(DECODE_SLICE_BYTES), at: item.at, tapped: true };
             this.#lines = this.#decoder.push(item.bytes.subarray(0, DECODE_SLICE_BYTES));
             this.#lineAt = 0;
             this.#linesArrivedAt = item.at;
@@ -409,7 +504,8 @@ export class RelayConnection {
                 return;
               }
             } else if (item.kind === "out") {
-              this.#log("out", item.raw, item.value, item.at);
+              const entry = this.#log("out", item.raw, item.value, item.at, { clientId: this.clientId ?? "", self: true });
+              if (this.#taps.length !== 0) this.#tapEntry(entry, item.value);
             } else {
               void this.#onClose(item.code, item.opened);
             }
@@ -439,10 +535,16 @@ export class RelayConnection {
     try {
       frame = JSON.parse(text) as RelayFrame;
     } catch {
-      this.#log("relay", text, undefined, at);
+      const entry = this.#log("relay", text, undefined, at);
+      if (this.#taps.length !== 0) this.#tapEntry(entry, undefined);
       return false;
     }
-    this.#log("relay", text, frame, at);
+    if (frame.type === "command_sent") {
+      this.#logForeignCommand(frame, at);
+      return false;
+    }
+    const entry = this.#log("relay", text, frame, at);
+    if (this.#taps.length !== 0) this.#tapEntry(entry, frame);
     switch (frame.type) {
       case "hello":
         this.#onHello(frame);
@@ -494,6 +596,7 @@ export class RelayConnection {
           this.#settleCall(refusedId, localFailure(frame.command?.type ?? "unknown", frame.message));
           return false;
         }
+        if (refusedId !== undefined && this.#abandonedCalls.delete(refusedId)) return false;
         const what = frame.command?.type ? ` (${frame.command.type})` : "";
         this.#pushAlert("error", `Relay refused a command${what}`, `${frame.message} [${frame.code}]`);
         return false;
@@ -501,6 +604,24 @@ export class RelayConnection {
       default:
         return false;
     }
+  }
+
+  /**
+   * Another browser's command, as the relay wrote it to pi: logged as what
+   * it is, a command to pi ("out"), with its sender, so that it pairs with
+   * pi's answer like one of ours.
+   */
+  #logForeignCommand(frame: Extract<RelayFrame, { type: "command_sent" }>, at: number): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.line) as unknown;
+    } catch {
+      value = undefined;
+    }
+    const name: unknown = frame.sender.name;
+    const sender: LogSender = typeof name === "string" && name !== "" ? { clientId: frame.sender.clientId, name } : { clientId: frame.sender.clientId };
+    const entry = this.#log("out", frame.line, value, at, sender);
+    if (this.#taps.length !== 0) this.#tapEntry(entry, value);
   }
 
   #onHello(hello: HelloFrame): void {
@@ -656,12 +777,13 @@ export class RelayConnection {
     const cutHead = this.#replayHeadMayBeCut;
     this.#replayHeadMayBeCut = false;
     if (line.kind === "invalid") {
-      this.#log("in", line.raw, undefined, at);
+      const entry = this.#log("in", line.raw, undefined, at);
       // A truncated replay can begin inside a record: that fragment is not pi's fault.
       if (!cutHead) applyInvalidLine(this.session, line.raw, line.error);
+      if (this.#taps.length !== 0) this.#tapEntry(entry, undefined);
       return;
     }
-    this.#log("in", line.raw, line.value, at);
+    const entry = this.#log("in", line.raw, line.value, at);
     const record = line.value as { type?: unknown; id?: unknown; command?: unknown; success?: unknown };
     const failuresBefore = this.session.failures.length;
     const pendingType =
@@ -677,6 +799,8 @@ export class RelayConnection {
     // Finished messages, tool results…: out of Svelte's deep reactivity (settle-records.ts).
     settleRecord(line.value);
     applyRecord(this.session, line.value);
+    // Right after the reducer: the inspector describes what the record did from the state it left.
+    if (this.#taps.length !== 0) this.#tapEntry(entry, line.value);
     this.#emitRecord({ kind: "record", record: line.value, replaying: this.replaying });
     if (awaited) this.#settleCall(record.id as string, line.value as RpcResponse);
     if (record.type === "response" && record.command === "get_state" && record.success === true) {
@@ -759,9 +883,9 @@ export class RelayConnection {
   }
 
   /** Only while draining: the version is bumped once, at the end of the slice. */
-  #log(direction: "in" | "out" | "relay", raw: string, value: unknown, at: number): void {
-    appendLog(this.log, direction, raw, value, at);
+  #log(direction: LogDirection, raw: string, value: unknown, at: number, sender?: LogSender): LogEntry {
     this.#logChanged = true;
+    return appendLog(this.log, direction, raw, value, at, sender);
   }
 }
 

@@ -4,13 +4,19 @@
 // filter means a new FilteredLog (one pass over what the log holds); after
 // that, keeping up costs O(new entries), never a pass over everything.
 
-import { logEntry, type LogEntry, type RecordLog } from "./record-log.ts";
+import { entryText, logEntry, type LogDirection, type LogEntry, type RecordLog } from "./record-log.ts";
 
 export interface LogFilter {
   /** Case-insensitive substring of the type or the detail; "" lets everything through. */
   text: string;
   /** Leave out message_update records (the streaming deltas). */
   hideDeltas: boolean;
+  /** Only this record type (exactly); null or absent: any. */
+  type?: string | null;
+  /** Only these directions; absent: all. */
+  directions?: readonly LogDirection[];
+  /** Case-insensitive substring of the line as it crossed the wire; "" or absent: anything. */
+  search?: string;
 }
 
 export interface FilteredLog {
@@ -22,14 +28,23 @@ export interface FilteredLog {
   scannedTo: number;
 }
 
+/** `filter` as createFilteredLog keeps it: texts trimmed and lower-cased. */
+function normalized(filter: LogFilter): LogFilter {
+  return { ...filter, text: filter.text.trim().toLowerCase(), search: (filter.search ?? "").trim().toLowerCase() };
+}
+
 export function matchesFilter(entry: LogEntry, filter: LogFilter): boolean {
   if (filter.hideDeltas && entry.type === "message_update") return false;
+  if (filter.type !== undefined && filter.type !== null && entry.type !== filter.type) return false;
+  if (filter.directions !== undefined && !filter.directions.includes(entry.direction)) return false;
   const needle = filter.text.trim().toLowerCase();
-  return needle === "" || entry.type.toLowerCase().includes(needle) || entry.detail.toLowerCase().includes(needle);
+  if (needle !== "" && !entry.type.toLowerCase().includes(needle) && !entry.detail.toLowerCase().includes(needle)) return false;
+  const search = (filter.search ?? "").trim().toLowerCase();
+  return search === "" || entryText(entry).toLowerCase().includes(search);
 }
 
 export function createFilteredLog(log: RecordLog, filter: LogFilter): FilteredLog {
-  const view: FilteredLog = { filter: { ...filter, text: filter.text.trim().toLowerCase() }, seqs: [], head: 0, scannedTo: log.firstSeq };
+  const view: FilteredLog = { filter: normalized(filter), seqs: [], head: 0, scannedTo: log.firstSeq };
   syncFilteredLog(view, log);
   return view;
 }

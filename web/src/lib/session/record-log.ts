@@ -12,6 +12,13 @@
 
 export type LogDirection = "in" | "out" | "relay";
 
+/** Who sent an "out" entry: this page (`self`), or another browser the relay announced (command_sent). */
+export interface LogSender {
+  clientId: string;
+  name?: string;
+  self?: true;
+}
+
 export interface LogEntry {
   /** Monotonic, unique within a log: a stable key for rendering. */
   seq: number;
@@ -33,6 +40,8 @@ export interface LogEntry {
   raw: string | null;
   /** The parsed record when `raw` is null; undefined otherwise. */
   value: unknown;
+  /** For "out": who sent it. */
+  sender?: LogSender;
 }
 
 export interface RecordLog {
@@ -84,11 +93,12 @@ function detailOf(type: string, value: unknown): string {
   if (type.startsWith("tool_execution")) return String(record.toolName ?? "");
   if (type === "extension_ui_request") return String(record.method ?? "");
   if (type === "error") return String(record.code ?? "");
+  if (type === "stderr") return typeof record.line === "string" ? record.line.slice(0, 200) : "";
   return "";
 }
 
 /** Append an entry (the oldest is dropped when the ring is full). `value` is the parsed JSON, undefined for a line that is not JSON. */
-export function appendLog(log: RecordLog, direction: LogDirection, raw: string, value: unknown, now = Date.now()): LogEntry {
+export function appendLog(log: RecordLog, direction: LogDirection, raw: string, value: unknown, now = Date.now(), sender?: LogSender): LogEntry {
   const type = typeOf(value);
   const detail = detailOf(type, value);
   const long = raw.length > RAW_TEXT_LIMIT && value !== undefined;
@@ -102,6 +112,7 @@ export function appendLog(log: RecordLog, direction: LogDirection, raw: string, 
     raw: long ? null : raw,
     value: long ? value : undefined,
   };
+  if (sender !== undefined) entry.sender = sender;
   if (log.nextSeq - log.firstSeq > log.capacity) dropOldest(log);
   log.slots[entry.seq % log.capacity] = entry;
   log.chars += entry.length;
