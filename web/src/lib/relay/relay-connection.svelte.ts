@@ -42,6 +42,7 @@ const PENDING_TIMEOUT_MS = 15_000;
 import { createSessionState, resetSessionState, type SessionState } from "../session/session-state.ts";
 import { appendLog, createRecordLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../session/record-log.ts";
 import type { WireTap } from "./wire-tap.ts";
+import { Room } from "../room/room.svelte.ts";
 
 export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "unauthorized";
 
@@ -109,6 +110,8 @@ export class RelayConnection {
   /** Reduced pi session (deep reactive). */
   session: SessionState = $state(createSessionState());
   hello = $state<HelloFrame | null>(null);
+  /** Who is here, their roles, links, suggestions, and what the others did. */
+  readonly room = new Room();
   child = $state<ChildStatus | null>(null);
   demo = $state<DemoInfo | null>(null);
   peers = $state(0);
@@ -539,6 +542,7 @@ export class RelayConnection {
       if (this.#taps.length !== 0) this.#tapEntry(entry, undefined);
       return false;
     }
+    this.room.apply(frame, at);
     if (frame.type === "command_sent") {
       this.#logForeignCommand(frame, at);
       return false;
