@@ -78,10 +78,10 @@ test("a prompt is paired with its response and its run; a delta says what it did
   await showOnly(page, "prompt");
   const prompt = row(page, "prompt", "↑");
   await expect(prompt).toHaveCount(1);
-  await expect(prompt).toContainText(/\d+ ms/);
+  await expect(prompt).toContainText(/\d+(\.\d+)? m?s\b/);
   await expect(prompt).toContainText(/run \d+/);
   await prompt.click();
-  await expect(details(page)).toContainText(/prompt \(id [^)]+\) from this browser: pi answered success in \d+ ms/);
+  await expect(details(page)).toContainText(/prompt \(id [^)]+\) from this browser: pi answered success in \d+(\.\d+)? m?s\b/);
   await expect(details(page).getByRole("region", { name: /^Lesson: / })).toBeVisible();
   await details(page).getByRole("button", { name: "Go to response" }).click();
   await expect(details(page)).toContainText("response");
@@ -236,7 +236,7 @@ test("a command from another browser shows who sent it", async ({ page, pier, br
     await expect(announced.locator(".badge.sender")).toBeVisible();
     await announced.click();
     await expect(details(page)).toContainText(/Sent by .+; the relay announced it \(command_sent\)/);
-    await expect(details(page)).toContainText(/pi answered success in \d+ ms/);
+    await expect(details(page)).toContainText(/pi answered success in \d+(\.\d+)? m?s\b/);
   } finally {
     await context.close();
   }

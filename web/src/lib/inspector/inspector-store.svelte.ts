@@ -17,6 +17,7 @@ import { recordsFor, targetKey } from "./effect-index.ts";
 import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "./inspector-feed.ts";
 import { loadInspectorTab, saveInspectorTab, type InspectorTab } from "./inspector-prefs.ts";
 import { exportFileName, exportLogLines } from "./log-export.ts";
+import { wireTerm, type WireTerm } from "../transcript/wire-terms.ts";
 
 /** Views catch up with the models at most this often (nobody reads a firehose faster). */
 export const REFRESH_MS = 100;
@@ -49,6 +50,9 @@ export class InspectorStore {
   composeInitial = $state.raw<{ text: string; n: number } | null>(null);
   /** Stops following the live end when the person selects something. */
   followLive = $state(true);
+  /** A record type a text named (the demo tour's `message_update`): its lesson, over its records; `n` says "again". */
+  lesson = $state.raw<(WireTerm & { n: number }) | null>(null);
+  #lessonSeq = 0;
 
   /** The panel closed to show the transcript (phone): keep its outline. */
   #steppedAside = false;
@@ -94,6 +98,20 @@ export class InspectorStore {
     this.#lastRefresh = now;
     this.version++;
   };
+
+  /** Show the lesson and the records of a term the transcript named (request `seq`, handled once). */
+  showLesson(term: string, seq: number): void {
+    if (seq <= this.#lessonSeq) return;
+    this.#lessonSeq = seq;
+    const found = wireTerm(term);
+    if (found === undefined) return;
+    this.lesson = { ...found, n: seq };
+    this.setTab("records");
+  }
+
+  closeLesson(): void {
+    this.lesson = null;
+  }
 
   setTab(tab: InspectorTab): void {
     this.tab = tab;

@@ -18,6 +18,8 @@ export const transcriptLinks = $state({
   reveal: { target: null as LinkTarget | null, seq: 0 },
   /** Select the records that changed this; `seq` says "again". */
   inspect: { target: null as LinkTarget | null, seq: 0 },
+  /** Show the lesson (and the records) of a record type a text named; `seq` says "again". */
+  lesson: { term: null as string | null, seq: 0 },
 });
 
 export function revealInTranscript(target: LinkTarget): void {
@@ -26,4 +28,8 @@ export function revealInTranscript(target: LinkTarget): void {
 
 export function requestInspect(target: LinkTarget): void {
   transcriptLinks.inspect = { target, seq: transcriptLinks.inspect.seq + 1 };
+}
+
+export function requestLesson(term: string): void {
+  transcriptLinks.lesson = { term, seq: transcriptLinks.lesson.seq + 1 };
 }
