@@ -30,8 +30,12 @@ export interface RelatedRecords {
 }
 
 export interface ComposeResult {
+  /** It reached pi (which may still have answered with an error: see `response`). */
   ok: boolean;
+  /** Why it did not reach pi or got no answer: the relay's refusal, a timeout, no connection. */
   error?: string;
+  /** pi's response record, as it came. */
+  response?: unknown;
 }
 
 export class InspectorStore {
@@ -230,6 +234,8 @@ export class InspectorStore {
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, error: "A command is one JSON object ({…}); the relay would refuse anything else." };
     const response = await this.conn.sendRecord(value as Record<string, unknown>);
+    // pi's own answers carry the command's id; a failure made here (refused by the relay, no answer, not sent) has none.
+    if (typeof (response as { id?: unknown }).id === "string") return { ok: true, response };
     return response.success ? { ok: true } : { ok: false, error: String((response as { error?: unknown }).error ?? `${response.command} failed`) };
   }
 
