@@ -13,6 +13,7 @@
 // queue, so their order is kept.
 
 import {
+  CLOSE_REVOKED,
   JsonlDecoder,
   RELAY_SOCKET_PATH,
   type ChildStatus,
@@ -97,6 +98,9 @@ type EntriesRequest = { since: string | null; purpose: "load" | "advance" };
 /** A command as the UI builds it: the connection adds the id. */
 export type OutgoingCommand = RpcCommand extends infer C ? (C extends { id?: string } ? Omit<C, "id"> : never) : never;
 
+/** What a viewer's page answers itself when asked to send pi a command. */
+export const VIEWER_REFUSAL = "Viewers watch: only a driver can send pi commands — ask the driver.";
+
 /** How long `call()` waits for pi's answer before giving up. */
 const CALL_TIMEOUT_MS = 30_000;
 
@@ -121,6 +125,8 @@ export class RelayConnection {
   stderr = $state<string[]>([]);
   alerts = $state<Alert[]>([]);
   lastRelayError = $state<Extract<RelayFrame, { type: "error" }> | null>(null);
+  /** The link this page was opened with was revoked (the relay closed the socket with CLOSE_REVOKED). */
+  revoked = $state(false);
   /** Attempts since the last successful hello (for the status bar). */
   reconnectAttempt = $state(0);
   /** Bumped (at most once per applied slice, so once per frame) when `log` changes; the log itself is not reactive. */
@@ -247,6 +253,9 @@ export class RelayConnection {
 
   /** Send a pi command; returns its id, or null when it could not be sent. */
   send(command: OutgoingCommand): string | null {
+    // A viewer's pi commands would only be refused: the page's own refreshes
+    // (get_state, get_entries…) stay home instead of piling up refusals.
+    if (!this.room.canDrive) return null;
     const ws = this.#ws;
     const clientId = this.clientId;
     if (ws === null || ws.readyState !== WebSocket.OPEN || clientId === null) {
@@ -311,6 +320,7 @@ export class RelayConnection {
    * response whose `error` says so in words.
    */
   call(command: OutgoingCommand, timeoutMs = CALL_TIMEOUT_MS): Promise<RpcResponse> {
+    if (!this.room.canDrive) return Promise.resolve(localFailure(command.type, VIEWER_REFUSAL));
     const id = this.send(command);
     if (id === null) return Promise.resolve(localFailure(command.type, "Not connected to the relay."));
     return new Promise((resolve) => {
@@ -353,6 +363,7 @@ export class RelayConnection {
    * and pi sends no response record for it (so nothing is pending).
    */
   respondToExtension(response: ExtensionUiResponse): boolean {
+    if (!this.room.canDrive) return false;
     const ws = this.#ws;
     if (ws === null || ws.readyState !== WebSocket.OPEN) {
       this.#pushAlert("warning", "Not connected", "The answer to the extension was not sent: the relay connection is down.");
@@ -602,7 +613,11 @@ export class RelayConnection {
         }
         if (refusedId !== undefined && this.#abandonedCalls.delete(refusedId)) return false;
         const what = frame.command?.type ? ` (${frame.command.type})` : "";
-        this.#pushAlert("error", `Relay refused a command${what}`, `${frame.message} [${frame.code}]`);
+        const title = `Relay refused a command${what}`;
+        const message = `${frame.message} [${frame.code}]`;
+        // A viewer told "forbidden" once needs no stack of the same refusal.
+        if (frame.code === "forbidden" && this.alerts.some((a) => a.title === title && a.message === message)) return false;
+        this.#pushAlert("error", title, message);
         return false;
       }
       default:
@@ -636,6 +651,7 @@ export class RelayConnection {
     this.peers = hello.peers;
     this.stderr = [...hello.recentStderr];
     this.phase = "connected";
+    this.revoked = false;
     this.reconnectAttempt = 0;
     this.#retryDelay = RECONNECT_MIN_MS;
     this.#commandSeq = 0;
@@ -842,6 +858,12 @@ export class RelayConnection {
     this.#failCalls("The connection to the relay closed before pi answered.");
     if (this.#stopped) return;
     this.replaying = false;
+    if (code === CLOSE_REVOKED) {
+      // Its cookie no longer works either: reconnecting would only be refused.
+      this.revoked = true;
+      this.phase = "unauthorized";
+      return;
+    }
     if (code === UNAUTHORIZED_CLOSE_CODE || (!opened && (await this.#probeUnauthorized()))) {
       this.phase = "unauthorized";
       return;

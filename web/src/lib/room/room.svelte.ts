@@ -52,6 +52,16 @@ export class Room {
     return this.you?.role === "driver";
   }
 
+  /**
+   * May this browser send pi commands, answer dialogs and change files? The
+   * one check the UI asks (the relay enforces it anyway). True before the
+   * first hello: nothing can be sent then, and a driver's page should not
+   * flash read-only while it connects.
+   */
+  get canDrive(): boolean {
+    return this.you?.role !== "viewer";
+  }
+
   personById(clientId: string): Person | undefined {
     return this.people.find((p) => p.clientId === clientId);
   }
