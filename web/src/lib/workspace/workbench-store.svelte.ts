@@ -8,6 +8,7 @@
 
 import type * as MonacoNs from "monaco-editor";
 import { connection } from "../app-context.svelte.ts";
+import { viewersCant } from "../room/viewer-hint.ts";
 import type { Monaco } from "../monaco/load-monaco.ts";
 import { languageForPath } from "../monaco/load-monaco.ts";
 import { FilesApiError, filesApi } from "./files-api.ts";
@@ -506,6 +507,13 @@ export class WorkbenchStore {
 
   // ── saving and conflicts ──────────────────────────────────────────────
 
+  /** A viewer's page changes no file (the relay would answer 403): says so instead, true when refused. */
+  #viewerRefused(what: string): boolean {
+    if (connection.room.canDrive) return false;
+    connection.notify("info", "Read-only", viewersCant(what));
+    return true;
+  }
+
   /** Saves the active file tab, if any. */
   async saveActive(): Promise<boolean> {
     const tab = this.activeTab;
@@ -519,6 +527,7 @@ export class WorkbenchStore {
    * buffer is never discarded. Returns true when the file was written.
    */
   async save(path: string): Promise<boolean> {
+    if (this.#viewerRefused("save files")) return false;
     const doc = this.docs[path];
     const buffer = this.#buffers.get(path);
     if (!doc || !buffer?.model || doc.status !== "ready" || doc.saving) return false;
@@ -721,6 +730,7 @@ export class WorkbenchStore {
   }
 
   async createEntry(type: "file" | "dir", inFolder: string): Promise<void> {
+    if (this.#viewerRefused("create files")) return;
     const answer = await this.ask({
       title: type === "file" ? "New file" : "New folder",
       message: "Path relative to the workspace root.",
@@ -745,6 +755,7 @@ export class WorkbenchStore {
   }
 
   async renameEntry(from: string): Promise<void> {
+    if (this.#viewerRefused("rename files")) return;
     const answer = await this.ask({
       title: `Rename ${basename(from)}`,
       message: "New path relative to the workspace root.",
@@ -797,6 +808,7 @@ export class WorkbenchStore {
   }
 
   async deleteEntry(path: string, type: "file" | "dir" | "symlink"): Promise<void> {
+    if (this.#viewerRefused("delete files")) return;
     const answer = await this.ask({
       title: `Delete ${basename(path)}?`,
       message: type === "dir" ? `The folder “${path}” and everything in it will be deleted from disk.` : `“${path}” will be deleted from disk.`,
