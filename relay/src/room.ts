@@ -53,8 +53,9 @@ export class Room {
     this.#toOthers(client, { type: "presence", event: "joined", person });
     // What a latecomer needs besides the hello: drivers' focus, and for a driver the links and open suggestions.
     for (const [clientId, focus] of this.#focus) if (clientId !== client.id) client.sendFrame({ type: "focus", clientId, focus });
+    // Every driver's list of links, the newcomer's included: the link it came by has one use more.
+    this.#sendLinks();
     if (person.role === "driver") {
-      client.sendFrame({ type: "links", links: this.#links.list() });
       for (const suggestion of this.#suggestions.values()) client.sendFrame({ type: "suggestion", suggestion });
     }
   }
