@@ -5,7 +5,7 @@
 // socket and the file API); suggestions go from viewer to driver's prompt
 // box; revoking the link disconnects the viewer at once.
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import type { RunningPier } from "../../relay/test/support/pier-process.ts";
+import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test } from "../support/pier.ts";
 
 const MARKUP_NAME = "<img src=x onerror=alert(1)>";
@@ -225,4 +225,40 @@ test("revoking the viewer link disconnects the viewer at once; a forged link ope
   await expect(strangerPage.getByRole("heading", { name: "This link does not open Pier" })).toBeVisible();
   await stranger.close();
   await viewerContext.close();
+});
+
+test("a viewer who joins after pi restarted on the session loads its history from pi, like a driver", async ({ page, pier, browser }) => {
+  await page.goto(pier.url);
+  await expect(connected(page)).toBeVisible();
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  await prompt.fill("hello before the restart");
+  await prompt.press("Enter");
+  await expect(conversation(page).getByRole("article", { name: "pi" })).toContainText("Hello from the scripted model!");
+  await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
+
+  // pi restarts on the same session file: its stdout replay starts empty, so
+  // only pi's own get_entries can show a newcomer what was said.
+  const driverSocket = await connectBrowser(pier);
+  try {
+    const id = "restart-state";
+    driverSocket.send({ type: "get_state", id });
+    const state = await driverSocket.waitForRecord((r) => r.type === "response" && r.id === id);
+    driverSocket.send({ type: "pier.restart_pi", sessionFile: state.data.sessionFile });
+    await driverSocket.waitForFrame("child_started");
+  } finally {
+    await driverSocket.close();
+  }
+
+  const link = await makeViewerLink(page, pier);
+  const viewerContext = await browser.newContext();
+  try {
+    const viewer = await viewerContext.newPage();
+    await viewer.goto(link);
+    await expect(connected(viewer)).toBeVisible();
+    await expect(conversation(viewer).getByRole("article", { name: "You" })).toContainText("hello before the restart");
+    await expect(conversation(viewer).getByRole("article", { name: "pi" })).toContainText("Hello from the scripted model!");
+    await expect(viewer.getByText("Relay refused a command")).toHaveCount(0);
+  } finally {
+    await viewerContext.close();
+  }
 });

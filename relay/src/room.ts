@@ -5,6 +5,7 @@
 // pages are told about in relay frames; pi never sees any of it.
 import {
   CLOSE_REVOKED,
+  roleMaySend,
   type Focus,
   type Person,
   type RelayFrame,
@@ -72,14 +73,14 @@ export class Room {
   }
 
   /**
-   * May this browser's pi command go through? Viewers send none; an
+   * May this browser's pi command go through? Viewers send only queries; an
    * extension dialog takes the first answer only (pi would otherwise see two).
    */
   checkCommand(client: BrowserClient, type: string, command: Readonly<Record<string, unknown>>): RoomRefusal | null {
     const person = this.people.get(client.id);
     if (person === undefined) return { code: "forbidden", message: "this browser is not known to the relay" };
-    if (person.role !== "driver") {
-      return { code: "forbidden", message: `viewers watch: only a driver can send pi commands (“${type}” was not sent)` };
+    if (!roleMaySend(person.role, type)) {
+      return { code: "forbidden", message: `viewers watch: only a driver can send pi commands that change something (“${type}” was not sent)` };
     }
     if (type === "extension_ui_response" && typeof command["id"] === "string") {
       const first = this.#answered.get(command["id"]);

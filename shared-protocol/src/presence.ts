@@ -44,3 +44,27 @@ export type Focus = {
 
 export const MAX_NAME_LENGTH = 40;
 export const MAX_SUGGESTION_LENGTH = 4000;
+
+/**
+ * pi commands that only read: a viewer may send these, so its page can load
+ * the session's history and state like a driver's. They change nothing, but
+ * pi's answer goes to every browser (its stdout is shared), so a viewer's
+ * page asks for its history once, on load.
+ */
+export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
+  "get_state",
+  "get_messages",
+  "get_entries",
+  "get_tree",
+  "get_fork_messages",
+  "get_session_stats",
+  "get_commands",
+  "get_available_models",
+  "get_available_thinking_levels",
+  "get_last_assistant_text",
+]);
+
+/** May someone with this role send pi this command? */
+export function roleMaySend(role: Role, commandType: string): boolean {
+  return role === "driver" || READ_ONLY_COMMANDS.has(commandType);
+}

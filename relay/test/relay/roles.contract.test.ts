@@ -72,13 +72,22 @@ describe("roles", () => {
     await second.close();
   });
 
-  it("refuses every pi command from a viewer, with a clear error, and pi keeps running", async () => {
-    for (const command of [{ type: "get_state" }, { type: "prompt", message: "hi" }, { type: "abort" }, { type: "bash", command: "touch /tmp/pwned" }]) {
-      const id = commandId("viewer");
+  it("refuses every pi command from a viewer that changes something, with a clear error, and pi keeps running", async () => {
+    const changes = [
+      { type: "prompt", message: "hi" },
+      { type: "abort" },
+      { type: "bash", command: "touch /tmp/pwned" },
+      { type: "new_session" },
+      { type: "set_model", provider: "x", modelId: "y" },
+      { type: "export_html" },
+      { type: "extension_ui_response", id: "dialog-1", confirmed: true },
+    ];
+    for (const command of changes) {
+      const id = command.type === "extension_ui_response" ? command.id! : commandId("viewer");
       viewer.send({ ...command, id });
       const error = await viewer.waitForFrame("error", (frame) => frame.command?.id === id);
       expect(error).toMatchObject({ code: "forbidden" });
-      expect(error.message).toMatch(/only a driver can send pi commands/);
+      expect(error.message).toMatch(/only a driver can send pi commands that change something/);
     }
     for (const request of [{ type: "pier.restart_pi" }, { type: "pier.create_link", role: "driver" }, { type: "pier.revoke_link", linkId: viewerLink.linkId }]) {
       viewer.send(request);
@@ -86,6 +95,13 @@ describe("roles", () => {
       expect(error.code).toBe("forbidden");
     }
     expect((await ask(driver, { type: "get_state" })).success).toBe(true);
+  });
+
+  it("lets a viewer ask pi what is there (state, entries, stats) so its page can load the session", async () => {
+    for (const type of ["get_state", "get_entries", "get_messages", "get_session_stats"]) {
+      const response = await ask(viewer, { type });
+      expect(response).toMatchObject({ type: "response", command: type, success: true });
+    }
   });
 
   it("lets a viewer read files but not change them", async () => {

@@ -253,9 +253,10 @@ export class RelayConnection {
 
   /** Send a pi command; returns its id, or null when it could not be sent. */
   send(command: OutgoingCommand): string | null {
-    // A viewer's pi commands would only be refused: the page's own refreshes
-    // (get_state, get_entries…) stay home instead of piling up refusals.
-    if (!this.room.canDrive) return null;
+    // A viewer's commands that change something would only be refused: they
+    // stay home instead of piling up refusals. Its queries (get_state,
+    // get_entries…) go, so it loads the session like a driver.
+    if (!this.room.maySend(command.type)) return null;
     const ws = this.#ws;
     const clientId = this.clientId;
     if (ws === null || ws.readyState !== WebSocket.OPEN || clientId === null) {
@@ -320,7 +321,7 @@ export class RelayConnection {
    * response whose `error` says so in words.
    */
   call(command: OutgoingCommand, timeoutMs = CALL_TIMEOUT_MS): Promise<RpcResponse> {
-    if (!this.room.canDrive) return Promise.resolve(localFailure(command.type, VIEWER_REFUSAL));
+    if (!this.room.maySend(command.type)) return Promise.resolve(localFailure(command.type, VIEWER_REFUSAL));
     const id = this.send(command);
     if (id === null) return Promise.resolve(localFailure(command.type, "Not connected to the relay."));
     return new Promise((resolve) => {

@@ -4,7 +4,7 @@
 // presence, links, suggestions, follow mode and attribution read it.
 //
 // Names are other people's text: components must render them as text.
-import type { Focus, LinkInfo, Person, RelayFrame, Suggestion } from "@pier/protocol";
+import { roleMaySend, type Focus, type LinkInfo, type Person, type RelayFrame, type Suggestion } from "@pier/protocol";
 import { describeCommand, type RoomAction } from "./room-actions.ts";
 
 /** Something another person did that this browser should hear about. */
@@ -60,6 +60,11 @@ export class Room {
    */
   get canDrive(): boolean {
     return this.you?.role !== "viewer";
+  }
+
+  /** May this page send pi this command (drivers: any; viewers: queries only)? */
+  maySend(commandType: string): boolean {
+    return this.you === null || roleMaySend(this.you.role, commandType);
   }
 
   personById(clientId: string): Person | undefined {
