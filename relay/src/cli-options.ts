@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { sessionSelectorIn, type SessionChoice } from "./sessions/session-args.ts";
 
 export const USAGE = `Usage: pier [options] [-- <pi arguments>]
+       pier replay FILE [--port N] [--host ADDR] [--open]
 
 Opens a browser IDE for the pi coding agent on a workspace folder.
 
@@ -29,6 +30,8 @@ Options:
   -v, --version        show Pier's version
 
 Everything after -- is passed to pi, e.g.: pier -- --model sonnet --thinking high
+
+pier replay FILE opens a capture recorded in Pier's inspector (no pi is started).
 `;
 
 export type CliOptions = {

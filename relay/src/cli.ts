@@ -11,6 +11,9 @@ import { probeModel } from "./model-probe.ts";
 import { defaultPiCliPath } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
 import { startRelay } from "./relay.ts";
+import { checkCaptureFile } from "./capture-file.ts";
+import { parseReplayOptions, REPLAY_USAGE, type ReplayOptions } from "./replay-options.ts";
+import { startReplayServer } from "./replay-server.ts";
 import { piArgsFor, withoutSessionSelectors } from "./sessions/session-args.ts";
 import { RELAY_VERSION } from "./version.ts";
 
@@ -19,6 +22,7 @@ const WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
 const log = (line: string) => process.stderr.write(`pier: ${line}\n`);
 
 export async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "replay") return replayMain(argv.slice(1));
   let options: CliOptions;
   try {
     options = parseCliOptions(argv, process.cwd());
@@ -87,6 +91,38 @@ async function run(options: CliOptions): Promise<void> {
     log(`${signal}: stopping pi and the relay`);
     await relay.close();
     await demo?.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", (signal) => void stop(signal));
+  process.on("SIGTERM", (signal) => void stop(signal));
+}
+
+/** `pier replay FILE`: serve a capture to a player page; no pi. */
+async function replayMain(argv: string[]): Promise<void> {
+  let options: ReplayOptions;
+  try {
+    options = parseReplayOptions(argv, process.cwd());
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    process.stderr.write(`pier: ${error.message}\n\n${REPLAY_USAGE}`);
+    process.exit(2);
+  }
+  if (options.help) return void process.stdout.write(REPLAY_USAGE);
+  const check = await checkCaptureFile(options.file);
+  if (!check.ok) {
+    log(check.message);
+    process.exit(1);
+  }
+  if (!isLoopback(options.host)) log(`WARNING: listening on ${options.host}, not loopback: anyone who can reach it and obtains the URL can read this capture.`);
+  const server = await startReplayServer({ host: options.host, port: options.port, file: options.file, name: check.name, size: check.size, webRoot: WEB_ROOT, log });
+  process.stdout.write(`${server.url}\n`);
+  log(`replaying ${check.name} (no pi is started); open the link above (Ctrl+C stops)`);
+  log("each link works once, for one browser: press Enter here for a fresh one");
+  printLinksOnDemand(() => server.freshUrl());
+  if (options.open) openBrowser(server.url);
+  const stop = async (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping`);
+    await server.close();
     process.exit(0);
   };
   process.on("SIGINT", (signal) => void stop(signal));

@@ -227,7 +227,7 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function refusedLinkText(reason: RedeemFailure): string {
+export function refusedLinkText(reason: RedeemFailure): string {
   const fresh = "In the terminal where pier runs, press Enter: it prints a fresh link. Copy that one.";
   const minutes = Math.round(LINK_TTL_MS / 60_000);
   switch (reason) {

@@ -53,7 +53,8 @@ export type RunningPier = {
 };
 
 export async function startPier(args: string[], options: StartPierOptions = {}): Promise<RunningPier> {
-  const child = spawn(process.execPath, [PIER_BIN, ...withPiUnderTest(args)], {
+  // `pier replay` starts no pi: it takes no pi option.
+  const child = spawn(process.execPath, [PIER_BIN, ...(args[0] === "replay" ? args : withPiUnderTest(args))], {
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -140,6 +141,30 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
     signal: (signal) => void child.kill(signal),
     stop,
   };
+}
+
+/** `pier replay FILE`: the player for a capture, behind the same door, with no pi. */
+export function startPierReplay(file: string, options: StartPierOptions = {}): Promise<RunningPier> {
+  return startPier(["replay", file], options);
+}
+
+/** Runs pier to its end (for commands that refuse to start): exit status and output. */
+export function runPier(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<ExitStatus & { stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [PIER_BIN, ...args], { cwd: options.cwd ?? process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+  child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`pier ${args.join(" ")} did not exit within ${options.timeoutMs ?? 20_000} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
 }
 
 function collectLines(stream: NodeJS.ReadableStream, lines: string[], onLines: () => void): void {

@@ -1,0 +1,44 @@
+// `pier replay FILE` options: the capture to serve, and where to listen.
+// No pi options: replay never starts pi.
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { CliError } from "./cli-options.ts";
+
+export const REPLAY_USAGE = `Usage: pier replay FILE [--port N] [--host ADDR] [--open]
+
+Opens a capture recorded with Pier's "Record the wire" (a pier-capture
+.jsonl file) in a player: the whole page as it was, record by record.
+No pi is started and nothing is sent anywhere.
+
+Options:
+  --port N      port to listen on; 0 picks a free one (default: 0)
+  --host ADDR   address to listen on (default: 127.0.0.1, loopback only)
+  --open        open the URL in your default browser
+  -h, --help    show this help
+`;
+
+export type ReplayOptions = { file: string; port: number; host: string; open: boolean; help: boolean };
+
+export function parseReplayOptions(argv: string[], baseDir: string): ReplayOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { port: { type: "string" }, host: { type: "string" }, open: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error));
+  }
+  const { values, positionals } = parsed;
+  const help = values.help ?? false;
+  if (!help && positionals.length === 0) throw new CliError("pier replay needs the capture file to open");
+  if (positionals.length > 1) throw new CliError(`pier replay opens one capture file, not ${positionals.length}`);
+  const host = values.host ?? "127.0.0.1";
+  if (host !== "localhost" && isIP(host) === 0) throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
+  const portText = values.port ?? "0";
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new CliError(`--port takes a whole number from 0 to 65535, not "${portText}"`);
+  return { file: positionals[0] === undefined ? "" : resolve(baseDir, positionals[0]), port: Number(portText), host, open: values.open ?? false, help };
+}

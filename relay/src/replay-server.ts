@@ -1,0 +1,142 @@
+// `pier replay FILE`: the same page behind the same door as a live Pier
+// (loopback by default, a single-use secret link traded for an HttpOnly
+// cookie, Host and Origin checks, the same Content-Security-Policy), but
+// behind it only the app and one capture file. No pi is started and no
+// WebSocket is accepted: the page plays the capture by itself.
+//
+//   GET /api/replay          {"name": "<file name>", "size": <bytes>}: the page is in replay mode
+//   GET /api/replay/capture  the capture, as it is on disk
+import { createReadStream } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { checkAccess, cookieName, isAllowedHost, readCookie, sessionCookieHeader } from "./access-control.ts";
+import { AccessLinks } from "./access-links.ts";
+import { sendStatusPage } from "./http-pages.ts";
+import { refusedLinkText } from "./relay.ts";
+import { SECURITY_HEADERS, sendText, serveStatic } from "./static-files.ts";
+import { sendApiError, sendJson } from "./workspace/json-http.ts";
+
+export const REPLAY_PROBE_PATH = "/api/replay";
+export const REPLAY_CAPTURE_PATH = "/api/replay/capture";
+
+export type ReplayServerOptions = {
+  host: string;
+  port: number;
+  /** The capture (already checked: checkCaptureFile). */
+  file: string;
+  name: string;
+  size: number;
+  webRoot: string;
+  log: (line: string) => void;
+};
+
+export type RunningReplayServer = {
+  url: string;
+  freshUrl(): string;
+  port: number;
+  close(): Promise<void>;
+};
+
+export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplayServer> {
+  const links = new AccessLinks();
+  let port = options.port;
+
+  const server = createServer((request, response) => {
+    handleHttp(request, response).catch((error: unknown) => {
+      options.log(`HTTP error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) sendText(response, 500, "Internal error.");
+      else response.destroy();
+    });
+  });
+
+  async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://relay.invalid");
+    const token = url.searchParams.get("token");
+    if (token !== null) return exchangeToken(request, response, url, token);
+    const decision = checkAccess(
+      { host: request.headers.host, origin: request.headers.origin, secFetchSite: header(request, "sec-fetch-site"), cookie: request.headers.cookie, isWebSocket: false },
+      port,
+      (cookie) => links.grantFor(cookie),
+    );
+    if (!decision.allow) {
+      const reason = decision.reason.charAt(0).toUpperCase() + decision.reason.slice(1) + ".";
+      if (url.pathname.startsWith("/api/")) return sendApiError(response, decision.status, decision.status === 401 ? "unauthorized" : "forbidden", reason);
+      return sendStatusPage(response, decision.status, decision.status === 401 ? "Not authorized" : "Refused", reason);
+    }
+    request.resume();
+    if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed: a replay changes nothing.");
+    if (url.pathname === REPLAY_PROBE_PATH) return sendJson(response, 200, { name: options.name, size: options.size }, { "Cache-Control": "no-store" });
+    if (url.pathname === REPLAY_CAPTURE_PATH) return sendCapture(response, request.method === "HEAD");
+    if (url.pathname.startsWith("/api/")) return sendApiError(response, 404, "not_found", "pier replay serves a capture only: no workspace, no sessions.");
+    await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));
+  }
+
+  function sendCapture(response: ServerResponse, headOnly: boolean): void {
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+      "Content-Length": String(options.size),
+      "Cache-Control": "no-store",
+    });
+    if (headOnly) return void response.end();
+    const stream = createReadStream(options.file);
+    stream.on("error", (error) => {
+      options.log(`cannot read ${options.file}: ${error.message}`);
+      response.destroy();
+    });
+    stream.pipe(response);
+  }
+
+  function exchangeToken(request: IncomingMessage, response: ServerResponse, url: URL, token: string): void {
+    if (!isAllowedHost(request.headers.host, port)) {
+      return sendStatusPage(response, 403, "Refused", "This Host is not allowed (use localhost or the IP address pier printed).");
+    }
+    url.searchParams.delete("token");
+    const redirect = (cookieValue: string | null) => {
+      response.writeHead(303, {
+        ...(cookieValue !== null ? { "Set-Cookie": sessionCookieHeader(port, cookieValue) } : {}),
+        Location: url.pathname + url.search,
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer",
+      });
+      response.end();
+    };
+    const redemption = links.redeem(token);
+    if (redemption.ok) return redirect(redemption.cookieValue);
+    if (links.grantFor(readCookie(request.headers.cookie, cookieName(port))) !== null) return redirect(null);
+    return sendStatusPage(response, 401, "This link does not open Pier", refusedLinkText(redemption.reason));
+  }
+
+  // A replay has no relay socket: say so to anything that tries.
+  server.on("upgrade", (_request: IncomingMessage, socket: Duplex) => {
+    socket.on("error", () => socket.destroy());
+    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\npier replay has no relay: nothing to connect to.\n");
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  port = typeof address === "object" && address ? address.port : options.port;
+  const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue("driver").token}`;
+  return {
+    url: freshUrl(),
+    freshUrl,
+    port,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

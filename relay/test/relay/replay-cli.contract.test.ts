@@ -1,0 +1,99 @@
+// `pier replay FILE`: a capture served behind the same door as a live Pier,
+// with no pi at all; and clear refusals (one sentence, an exit code) for a
+// file that cannot be one.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attemptUpgrade, httpGet, runPier, startPierReplay, type RunningPier } from "../support/pier-process.ts";
+
+const HEADER = { type: "pier-capture", version: 1, startedAt: "2026-12-01T10:00:00.000Z", pier: "0.1.0", redacted: ["secrets"] };
+const CAPTURE = `${JSON.stringify(HEADER)}\n${JSON.stringify({ t: 0, k: "frame", f: { type: "replay_end" } })}\n`;
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pier-replay-cli-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("pier replay refuses what is not a capture", () => {
+  it("a missing file: exit 1, its path named", async () => {
+    const missing = join(dir, "nope.jsonl");
+    const result = await runPier(["replay", missing]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`pier: ${missing}: no such file\n`);
+    expect(result.stdout).toBe("");
+  });
+
+  it("no file at all: exit 2 with the usage", async () => {
+    const result = await runPier(["replay"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("pier replay needs the capture file to open");
+    expect(result.stderr).toContain("Usage: pier replay FILE");
+  });
+
+  it("a pi session file, an empty file, a folder, a newer capture version: exit 1, each with its reason", async () => {
+    const session = join(dir, "session.jsonl");
+    await writeFile(session, `${JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "2026-12-01T10:00:00Z", cwd: "/tmp" })}\n`);
+    const empty = join(dir, "empty.jsonl");
+    await writeFile(empty, "");
+    const binary = join(dir, "image.png");
+    await writeFile(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const newer = join(dir, "newer.jsonl");
+    await writeFile(newer, `${JSON.stringify({ ...HEADER, version: 2 })}\n`);
+    const cases: [string, string][] = [
+      [session, `${session} is not a Pier capture: its first line is not a capture header (type "pier-capture")`],
+      [empty, `${empty} is empty, not a Pier capture`],
+      [dir, `${dir} is a folder, not a capture file`],
+      [binary, `${binary} is not a Pier capture: its first line is not JSON`],
+      [newer, `${newer} is not a Pier capture: capture version 2 is not supported (this Pier reads version 1)`],
+    ];
+    for (const [file, message] of cases) {
+      const result = await runPier(["replay", file]);
+      expect({ file, code: result.code, stderr: result.stderr }).toEqual({ file, code: 1, stderr: `pier: ${message}\n` });
+    }
+  });
+});
+
+describe("pier replay serves a capture", () => {
+  let pier: RunningPier;
+  beforeAll(async () => {
+    const file = join(dir, "good.jsonl");
+    await writeFile(file, CAPTURE);
+    pier = await startPierReplay(file);
+  });
+  afterAll(async () => {
+    await pier?.stop();
+  });
+
+  it("prints a single-use loopback link and says no pi is started", () => {
+    expect(pier.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(pier.stderr.join("\n")).toContain("replaying good.jsonl (no pi is started)");
+    expect(pier.stderr.join("\n")).not.toContain(pier.token);
+  });
+
+  it("serves the capture and its name only with the cookie, and only to an allowed Host", async () => {
+    expect((await httpGet(pier, "/api/replay/capture")).status).toBe(401);
+    expect((await httpGet(pier, "/api/replay")).status).toBe(401);
+    expect((await httpGet(pier, "/api/replay/capture", { Cookie: pier.cookie, Host: `evil.example:${pier.port}` })).status).toBe(403);
+    const probe = await httpGet(pier, "/api/replay", { Cookie: pier.cookie });
+    expect(probe.status).toBe(200);
+    expect(JSON.parse(probe.body)).toEqual({ name: "good.jsonl", size: Buffer.byteLength(CAPTURE) });
+    const capture = await httpGet(pier, "/api/replay/capture", { Cookie: pier.cookie });
+    expect(capture.status).toBe(200);
+    expect(capture.body).toBe(CAPTURE);
+    expect(capture.headers["content-security-policy"]).toContain("default-src 'none'");
+    // The app itself, behind the same cookie.
+    expect((await httpGet(pier, "/", { Cookie: pier.cookie })).status).toBe(200);
+    expect((await httpGet(pier, "/")).status).toBe(401);
+  });
+
+  it("has no relay: no WebSocket, no workspace, nothing to change", async () => {
+    const upgrade = await attemptUpgrade(pier);
+    expect(upgrade.status).toBe(404);
+    expect(upgrade.body).toContain("pier replay has no relay");
+    expect((await httpGet(pier, "/api/workspace/tree", { Cookie: pier.cookie })).status).toBe(404);
+  });
+});
