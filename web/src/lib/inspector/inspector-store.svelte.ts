@@ -40,7 +40,7 @@ export interface ComposeResult {
 
 export class InspectorStore {
   readonly conn: RelayConnection;
-  readonly models: InspectorModels;
+  models: InspectorModels;
   /** Bumped when the models changed (throttled). */
   version = $state(0);
   tab = $state<InspectorTab>(loadInspectorTab());
@@ -76,6 +76,15 @@ export class InspectorStore {
       },
       entry: (entry, value, after) => {
         feedEntry(this.models, entry, value, entry.direction === "in" ? after : null);
+        this.#changed();
+      },
+      reset: () => {
+        // A replay went back to its start: the log counts from 1 again.
+        this.models = createInspectorModels(conn.log);
+        this.selected = null;
+        this.detailsOpen = false;
+        this.related = null;
+        this.followLive = true;
         this.#changed();
       },
     });

@@ -11,6 +11,13 @@
 // freezing the page. Text frames, the bytes around them, the commands this
 // browser sends (for the log) and the socket closing all go through the same
 // queue, so their order is kept.
+//
+// Replay (replay-feed.ts): the same queue can be fed from a capture file
+// instead of the socket. Everything downstream (framing, reducer, record log,
+// wire taps, relay frames) is the code a live page runs, so the page
+// reconstructs exactly; the connection is read-only then: the commands it
+// would send by itself (get_state, get_entries…) only take their ids, which
+// match the recorded answers, and nothing leaves the page.
 
 import {
   CLOSE_REVOKED,
@@ -35,14 +42,16 @@ import {
   type EntryIndex,
 } from "../session/entry-index.ts";
 import { expirePending } from "../session/pending-commands.ts";
+import { removeDialog } from "../extension-ui/extension-ui-state.ts";
 import { FrameScheduler, pageHidden } from "./frame-scheduler.ts";
 import { settleRecord } from "./settle-records.ts";
 
 /** After this long without an answer a command is shown as overdue or timed out. */
 const PENDING_TIMEOUT_MS = 15_000;
 import { createSessionState, resetSessionState, type SessionState } from "../session/session-state.ts";
-import { appendLog, createRecordLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../session/record-log.ts";
+import { appendLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../session/record-log.ts";
 import type { WireTap } from "./wire-tap.ts";
+import type { ReplayItem, WireRecorder } from "./replay-feed.ts";
 import { Room } from "../room/room.svelte.ts";
 
 export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "unauthorized";
@@ -90,6 +99,8 @@ type Queued =
   | { kind: "bytes"; bytes: Uint8Array; at: number; tapped?: true }
   | { kind: "text"; text: string; at: number }
   | { kind: "out"; raw: string; value: unknown; at: number }
+  /** A command from a capture (replay): this page (or, with `by`, another) sent it then. */
+  | { kind: "replayed_out"; raw: string; at: number; by?: { clientId: string; name?: string } }
   | { kind: "closed"; code: number; opened: boolean };
 
 /** Why a get_entries was sent: to show the session (load), or only to keep the cursor current (advance). */
@@ -103,6 +114,8 @@ export const VIEWER_REFUSAL = "Viewers watch: only a driver can send pi commands
 
 /** How long `call()` waits for pi's answer before giving up. */
 const CALL_TIMEOUT_MS = 30_000;
+
+const READ_ONLY = "Replay — read-only: nothing is sent.";
 
 /** A failure `call()` reports for a command pi never answered (not sent, refused by the relay, timed out). */
 function localFailure(command: string, error: string): RpcResponse {
@@ -121,6 +134,10 @@ export class RelayConnection {
   peers = $state(0);
   /** True between hello and replay_end. */
   replaying = $state(false);
+  /** Fed from a capture file, not a relay: nothing is sent (the UI says "Replay — read-only"). */
+  readOnly = $state(false);
+  /** While read-only: false until everything fed so far has been applied. */
+  caughtUp = $state(true);
   #pendingTimer: ReturnType<typeof setInterval> | null = null;
   stderr = $state<string[]>([]);
   alerts = $state<Alert[]>([]);
@@ -182,6 +199,8 @@ export class RelayConnection {
   #recordListeners = new Set<RecordListener>();
   /** Usually empty (the inspector adds one when it is first opened): the hot path checks the length only. */
   #taps: WireTap[] = [];
+  /** Usually empty (a recording adds one). */
+  #recorders: WireRecorder[] = [];
 
   constructor(url = defaultSocketUrl()) {
     this.#url = url;
@@ -196,6 +215,7 @@ export class RelayConnection {
   }
 
   connect(): void {
+    if (this.readOnly) return;
     this.#stopped = false;
     // Commands pi has not answered for a while are shown as overdue.
     this.#pendingTimer ??= setInterval(() => expirePending(this.session, Date.now(), PENDING_TIMEOUT_MS), 1000);
@@ -257,6 +277,9 @@ export class RelayConnection {
     // stay home instead of piling up refusals. Its queries (get_state,
     // get_entries…) go, so it loads the session like a driver.
     if (!this.room.maySend(command.type)) return null;
+    // Replay: only the id, the one this page gave the same command live (its recorded answer carries it;
+    // the room, rebuilt from the recording, made the same choice above).
+    if (this.readOnly) return this.clientId === null ? null : `${this.clientId}:${++this.#commandSeq}`;
     const ws = this.#ws;
     const clientId = this.clientId;
     if (ws === null || ws.readyState !== WebSocket.OPEN || clientId === null) {
@@ -286,6 +309,7 @@ export class RelayConnection {
    */
   sendRecord(record: Record<string, unknown>, timeoutMs = CALL_TIMEOUT_MS): Promise<RpcResponse> {
     const type = typeof record["type"] === "string" ? record["type"] : "unknown";
+    if (this.readOnly) return Promise.resolve(localFailure(type, READ_ONLY));
     const ws = this.#ws;
     const clientId = this.clientId;
     if (ws === null || ws.readyState !== WebSocket.OPEN || clientId === null) return Promise.resolve(localFailure(type, "Not connected to the relay."));
@@ -322,6 +346,7 @@ export class RelayConnection {
    */
   call(command: OutgoingCommand, timeoutMs = CALL_TIMEOUT_MS): Promise<RpcResponse> {
     if (!this.room.maySend(command.type)) return Promise.resolve(localFailure(command.type, VIEWER_REFUSAL));
+    if (this.readOnly) return Promise.resolve(localFailure(command.type, READ_ONLY));
     const id = this.send(command);
     if (id === null) return Promise.resolve(localFailure(command.type, "Not connected to the relay."));
     return new Promise((resolve) => {
@@ -365,6 +390,7 @@ export class RelayConnection {
    */
   respondToExtension(response: ExtensionUiResponse): boolean {
     if (!this.room.canDrive) return false;
+    if (this.readOnly) return false;
     const ws = this.#ws;
     if (ws === null || ws.readyState !== WebSocket.OPEN) {
       this.#pushAlert("warning", "Not connected", "The answer to the extension was not sent: the relay connection is down.");
@@ -378,6 +404,7 @@ export class RelayConnection {
 
   /** Send a relay control request ("pier.*"). */
   request(request: RelayRequest): boolean {
+    if (this.readOnly) return false;
     const ws = this.#ws;
     if (ws === null || ws.readyState !== WebSocket.OPEN) {
       this.#pushAlert("warning", "Not connected", "The relay connection is down.");
@@ -423,6 +450,140 @@ export class RelayConnection {
     };
   }
 
+  /**
+   * Record what crosses the wire, in arrival order (see replay-feed.ts).
+   * Returns the function that stops it.
+   */
+  addRecorder(recorder: WireRecorder): () => void {
+    this.#recorders = [...this.#recorders, recorder];
+    return () => {
+      this.#recorders = this.#recorders.filter((r) => r !== recorder);
+    };
+  }
+
+  #record(item: Queued): void {
+    for (const recorder of this.#recorders) {
+      try {
+        if (item.kind === "bytes") recorder.bytes(item.bytes, item.at);
+        else if (item.kind === "text") recorder.text(item.text, item.at);
+        else if (item.kind === "out") recorder.sent(item.raw, item.at);
+      } catch (error) {
+        console.error("wire recorder failed", error);
+      }
+    }
+  }
+
+  /**
+   * Leave the relay and become a player of recorded traffic: the socket is
+   * closed (for good, until endReplay), everything shown is forgotten, and
+   * from now on only replay() feeds the page.
+   */
+  beginReplay(): void {
+    this.close();
+    this.readOnly = true;
+    this.#resetAll();
+  }
+
+  /** Back to before the first recorded event (to go back in a capture: reset, then feed up to there). */
+  restartReplay(): void {
+    if (this.readOnly) this.#resetAll();
+  }
+
+  /** One recorded event, applied like its live counterpart (in order, in time-boxed slices). */
+  replay(item: ReplayItem): void {
+    if (!this.readOnly) return;
+    if (item.kind === "bytes") this.#enqueue({ kind: "bytes", bytes: item.bytes, at: item.at });
+    else if (item.kind === "text") this.#enqueue({ kind: "text", text: item.text, at: item.at });
+    else this.#enqueue(item.by === undefined ? { kind: "replayed_out", raw: item.text, at: item.at } : { kind: "replayed_out", raw: item.text, at: item.at, by: item.by });
+  }
+
+  /** Back to the relay: forget the replay and connect afresh. */
+  endReplay(): void {
+    if (!this.readOnly) return;
+    this.readOnly = false;
+    this.#resetAll();
+    this.phase = "connecting";
+    this.connect();
+  }
+
+  /** Forget everything the page was shown: as if it had just loaded. */
+  #resetAll(): void {
+    this.#drainer.cancel();
+    this.#queue = [];
+    this.#queueHead = 0;
+    this.#lines = [];
+    this.#lineAt = 0;
+    this.#decoder = new JsonlDecoder();
+    this.#failCalls("The page was reset.");
+    this.#abandonedCalls.clear();
+    this.#entriesRequests.clear();
+    this.#advancing = false;
+    this.#advanceAgain = false;
+    this.#replayHeadMayBeCut = false;
+    this.#commandSeq = 0;
+    resetSessionState(this.session);
+    resetLog(this.log);
+    this.#resetEntries(null);
+    this.room.reset();
+    this.hello = null;
+    this.child = null;
+    this.demo = null;
+    this.peers = 0;
+    this.replaying = false;
+    this.stderr = [];
+    this.alerts = [];
+    this.lastRelayError = null;
+    this.reconnectAttempt = 0;
+    this.caughtUp = true;
+    this.logVersion++;
+    this.#emitRecord({ kind: "reset" });
+    for (const tap of this.#taps) {
+      try {
+        tap.reset?.();
+      } catch (error) {
+        console.error("wire tap failed", error);
+      }
+    }
+  }
+
+  /**
+   * A command from a capture: what send() did live (pending state, the id
+   * counter, an entries request) happens now, then it is logged like one.
+   */
+  #applyReplayedOut(item: Extract<Queued, { kind: "replayed_out" }>): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(item.raw) as unknown;
+    } catch {
+      value = undefined;
+    }
+    const record = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null;
+    const own = item.by === undefined || item.by.clientId === this.clientId;
+    const id = record?.["id"];
+    const type = record?.["type"];
+    // The page closed the dialog it answered (ExtensionUiHost): so does its replay.
+    if (own && type === "extension_ui_response" && typeof id === "string") removeDialog(this.session.extensionUi, id);
+    if (own && typeof id === "string" && typeof type === "string" && type !== "extension_ui_response" && !type.startsWith("pier.")) {
+      noteCommandSent(this.session, id, type, item.at, record!);
+      // Keep the counter in step with the recording, so the ids this page
+      // gives its own automatic commands are the ones it gave them live.
+      const prefix = `${this.clientId}:`;
+      if (id.startsWith(prefix)) {
+        const n = Number(id.slice(prefix.length));
+        if (Number.isInteger(n) && n > this.#commandSeq) this.#commandSeq = n;
+      }
+      // An entries request this replay did not make by itself (it raced a person's command live): its answer still counts.
+      if (type === "get_entries" && !this.#entriesRequests.has(id)) {
+        const since = typeof record!["since"] === "string" ? record!["since"] : null;
+        this.#entriesRequests.set(id, { since, purpose: since === null ? "load" : "advance" });
+      }
+    }
+    const sender: LogSender =
+      item.by === undefined ? { clientId: this.clientId ?? "", self: true } : item.by.name === undefined ? { clientId: item.by.clientId } : { clientId: item.by.clientId, name: item.by.name };
+    const entry = this.#log("out", item.raw, value, item.at, sender);
+    if (this.#taps.length !== 0) this.#tapEntry(entry, value);
+  }
+
   #tapChunk(bytes: Uint8Array, at: number): void {
     for (const tap of this.#taps) {
       try {
@@ -466,6 +627,8 @@ export class RelayConnection {
   // ── incoming ──────────────────────────────────────────────────────────
 
   #enqueue(item: Queued): void {
+    if (this.#recorders.length !== 0 && !this.readOnly) this.#record(item);
+    if (this.readOnly) this.caughtUp = false;
     this.#queue.push(item);
     // A hidden page gets no frames to spread the work over, and nothing to
     // show meanwhile: it keeps up at once.
@@ -521,6 +684,8 @@ export class RelayConnection {
             } else if (item.kind === "out") {
               const entry = this.#log("out", item.raw, item.value, item.at, { clientId: this.clientId ?? "", self: true });
               if (this.#taps.length !== 0) this.#tapEntry(entry, item.value);
+            } else if (item.kind === "replayed_out") {
+              this.#applyReplayedOut(item);
             } else {
               void this.#onClose(item.code, item.opened);
             }
@@ -535,6 +700,7 @@ export class RelayConnection {
       this.#lineAt = 0;
       this.#queue = [];
       this.#queueHead = 0;
+      if (this.readOnly) this.caughtUp = true;
     } finally {
       this.#draining = false;
       if (this.#logChanged) {
@@ -598,10 +764,10 @@ export class RelayConnection {
         this.#pushAlert(frame.level, "Relay", frame.message);
         return false;
       case "workspace_changed":
-        this.#emitWorkspaceChanged(frame.paths, frame.git === true);
+        if (!this.readOnly) this.#emitWorkspaceChanged(frame.paths, frame.git === true);
         return false;
       case "sessions_changed":
-        this.sessionsListVersion++;
+        if (!this.readOnly) this.sessionsListVersion++;
         return false;
       case "error": {
         this.lastRelayError = frame;
@@ -663,8 +829,8 @@ export class RelayConnection {
     this.#emitRecord({ kind: "reset" });
     this.replaying = true;
     this.#replayHeadMayBeCut = hello.replay.truncated;
-    // Changes while we were away were not announced.
-    if (wasConnectedBefore) this.#emitWorkspaceChanged(null, true);
+    // Changes while we were away were not announced (a replay shows none: its files are not here).
+    if (wasConnectedBefore && !this.readOnly) this.#emitWorkspaceChanged(null, true);
   }
 
   #emitWorkspaceChanged(paths: string[] | null, git: boolean): void {
@@ -800,7 +966,7 @@ export class RelayConnection {
     if (line.kind === "invalid") {
       const entry = this.#log("in", line.raw, undefined, at);
       // A truncated replay can begin inside a record: that fragment is not pi's fault.
-      if (!cutHead) applyInvalidLine(this.session, line.raw, line.error);
+      if (!cutHead) applyInvalidLine(this.session, line.raw, line.error, at);
       if (this.#taps.length !== 0) this.#tapEntry(entry, undefined);
       return;
     }
@@ -819,7 +985,8 @@ export class RelayConnection {
 
     // Finished messages, tool results…: out of Svelte's deep reactivity (settle-records.ts).
     settleRecord(line.value);
-    applyRecord(this.session, line.value);
+    // Times are the record's arrival, not this slice's: a replay shows the ones it had live.
+    applyRecord(this.session, line.value, at);
     // Right after the reducer: the inspector describes what the record did from the state it left.
     if (this.#taps.length !== 0) this.#tapEntry(entry, line.value);
     this.#emitRecord({ kind: "record", record: line.value, replaying: this.replaying });

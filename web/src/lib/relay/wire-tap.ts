@@ -7,7 +7,9 @@
 // inspector pays nothing.
 //
 // Resets are not events of their own: a tap sees the relay entries (hello,
-// child_started, child_exited) in their place and acts on them.
+// child_started, child_exited) in their place and acts on them. The one
+// exception is `reset`: the page forgot everything (a replay went back to
+// its start), the record log counts from 1 again.
 
 import type { LogEntry } from "../session/record-log.ts";
 import type { SessionState } from "../session/session-state.ts";
@@ -27,4 +29,6 @@ export interface WireTap {
    * on changing.
    */
   entry(entry: LogEntry, value: unknown, after: SessionState): void;
+  /** Everything shown so far is gone and the record log is empty (a replay went back). */
+  reset?(): void;
 }

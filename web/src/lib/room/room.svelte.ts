@@ -122,6 +122,17 @@ export class Room {
     }
   }
 
+  /** Forget everyone and everything (a replay going back to its start; the hello that follows fills it again). */
+  reset(): void {
+    this.you = null;
+    this.people = [];
+    this.links = [];
+    this.created = null;
+    this.suggestions = [];
+    this.focus = {};
+    this.events = [];
+  }
+
   #presence(frame: Extract<RelayFrame, { type: "presence" }>): void {
     if (frame.event === "left") {
       this.people = this.people.filter((p) => p.clientId !== frame.clientId);

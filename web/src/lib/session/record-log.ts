@@ -148,6 +148,14 @@ export function clearLog(log: RecordLog): void {
   while (log.firstSeq < log.nextSeq) dropOldest(log);
 }
 
+/** Forget every entry and start counting from 1 again (a replay going back to its start). */
+export function resetLog(log: RecordLog): void {
+  log.slots.fill(undefined);
+  log.chars = 0;
+  log.nextSeq = 1;
+  log.firstSeq = 1;
+}
+
 /** The line as it crossed the wire (re-serialized from the parsed record for a long one, which gives pi's text back: pi writes JSON.stringify output). */
 export function entryText(entry: LogEntry): string {
   return entry.raw ?? JSON.stringify(entry.value);

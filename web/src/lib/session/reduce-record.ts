@@ -63,24 +63,27 @@ export function applyDecodedLine(state: SessionState, line: DecodedLine): void {
   else applyRecord(state, line.value);
 }
 
-/** Apply one parsed pi stdout record. Unknown records are ignored (the log still shows them). */
-export function applyRecord(state: SessionState, value: unknown): void {
+/**
+ * Apply one parsed pi stdout record. Unknown records are ignored (the log
+ * still shows them). `now` is when it arrived: durations and times come from
+ * it, so a replay of recorded records shows the times they had live.
+ */
+export function applyRecord(state: SessionState, value: unknown, now = Date.now()): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return;
   const record = value as AnyRecord;
   if (record.type === "extension_ui_request") {
-    applyExtensionUiRequest(state.extensionUi, record, Date.now());
+    applyExtensionUiRequest(state.extensionUi, record, now);
     return;
   }
   if (record.type === "response") {
-    applyResponse(state, record as unknown as RpcResponse);
+    applyResponse(state, record as unknown as RpcResponse, now);
     return;
   }
   // extension_ui_request records are handled by the extension UI module (one dispatch line here).
-  applyEvent(state, record as unknown as PiEvent);
+  applyEvent(state, record as unknown as PiEvent, now);
 }
 
-function applyEvent(state: SessionState, event: PiEvent): void {
-  const now = Date.now();
+function applyEvent(state: SessionState, event: PiEvent, now: number): void {
   switch (event.type) {
     case "agent_start":
       onAgentStart(state, now);
@@ -204,7 +207,7 @@ function onMessageEnd(state: SessionState, message: AgentMessage): void {
   if (message.role === "toolResult") state.toolResultIndex[message.toolCallId] = index;
 }
 
-function applyResponse(state: SessionState, response: RpcResponse): void {
+function applyResponse(state: SessionState, response: RpcResponse, now: number): void {
   const id = "id" in response && typeof response.id === "string" ? response.id : null;
   const answered = takeAnswered(state, id);
   const mine = answered.mine;
@@ -214,11 +217,11 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
     if (mine || id === null) {
       pushBounded(
         state.failures,
-        { id, command: String(response.command), error: String(response.error ?? "unknown error"), at: Date.now() },
+        { id, command: String(response.command), error: String(response.error ?? "unknown error"), at: now },
         MAX_FAILURES,
       );
     }
-    if (response.command === "bash" && id !== null) endBashRun(state, id, undefined, Date.now());
+    if (response.command === "bash" && id !== null) endBashRun(state, id, undefined, now);
     return;
   }
 
@@ -249,7 +252,7 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
     case "prompt":
     case "steer":
     case "follow_up":
-      onInputAnswered(state, response.command, id, data, answered.mine, Date.now());
+      onInputAnswered(state, response.command, id, data, answered.mine, now);
       return;
     case "clear_queue":
       state.queue = { steering: [], followUp: [] };
@@ -261,8 +264,8 @@ function applyResponse(state: SessionState, response: RpcResponse): void {
       }
       return;
     case "bash":
-      if (id !== null) endBashRun(state, id, data as unknown as BashResult | undefined, Date.now());
-      if (data) onBashResult(state, data as unknown as BashResult, answered, id);
+      if (id !== null) endBashRun(state, id, data as unknown as BashResult | undefined, now);
+      if (data) onBashResult(state, data as unknown as BashResult, answered, id, now);
       return;
     case "get_messages":
       // Only our own request: we asked because our view is incomplete.
@@ -323,7 +326,7 @@ function endBashRun(state: SessionState, id: string, result: BashResult | undefi
  * pi's exact copy. While a run streams pi holds the message back until the
  * run ends, so only the resync places it then.
  */
-function onBashResult(state: SessionState, result: BashResult, answered: AnsweredCommand, id: string | null): void {
+function onBashResult(state: SessionState, result: BashResult, answered: AnsweredCommand, id: string | null, now: number): void {
   state.needsMessages = true;
   if (state.status !== "idle") return;
   const message: BashExecutionMessage = {
@@ -333,7 +336,7 @@ function onBashResult(state: SessionState, result: BashResult, answered: Answere
     exitCode: result.exitCode,
     cancelled: Boolean(result.cancelled),
     truncated: Boolean(result.truncated),
-    timestamp: Date.now(),
+    timestamp: now,
   };
   if (result.fullOutputPath !== undefined) message.fullOutputPath = result.fullOutputPath;
   if (answered.excludeFromContext) message.excludeFromContext = true;
