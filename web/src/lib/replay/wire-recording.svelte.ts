@@ -1,0 +1,89 @@
+// Recording the wire to a capture file: everything this page receives and
+// sends from now on, secrets always redacted (file contents too, if asked),
+// downloaded as `pier-capture-<time>.jsonl` when the recording stops.
+//
+// A recording starts with a fresh connection: the relay then sends its hello
+// and its replay of pi's output, so the capture holds all a player needs to
+// rebuild the page from nothing (a capture that began mid-stream could not).
+
+import { connection } from "../app-context.svelte.ts";
+import { CaptureWriter } from "../inspector/capture.ts";
+
+/** How often the size shown while recording is brought up to date. */
+const PROGRESS_MS = 500;
+
+export function captureFileName(now: number): string {
+  return `pier-capture-${new Date(now).toISOString().replace(/[:.]/g, "-").replace(/-\d{3}Z$/, "Z")}.jsonl`;
+}
+
+class WireRecording {
+  active = $state(false);
+  /** Asked for the next recording: what read returned and write/edit wrote becomes "[redacted]". */
+  redactFileContents = $state(false);
+  events = $state(0);
+  size = $state(0);
+  truncated = $state(false);
+  #writer: CaptureWriter | null = null;
+  #stop: (() => void) | null = null;
+  #progress: ReturnType<typeof setInterval> | null = null;
+
+  start(): void {
+    if (this.active || connection.readOnly) return;
+    const writer = new CaptureWriter({
+      startedAt: Date.now(),
+      pier: connection.hello?.relayVersion ?? "unknown",
+      ...(connection.hello ? { piCommand: connection.hello.piCommand } : {}),
+      redact: { secrets: true, fileContents: this.redactFileContents },
+    });
+    this.#writer = writer;
+    this.#stop = connection.addRecorder({
+      bytes: (bytes, at) => writer.addBytes(bytes, at),
+      text: (text, at) => writer.addFrame(text, at),
+      sent: (text, at) => writer.addSent(text, at),
+    });
+    this.active = true;
+    this.events = 0;
+    this.size = 0;
+    this.truncated = false;
+    this.#progress = setInterval(() => this.#update(), PROGRESS_MS);
+    connection.retryNow();
+  }
+
+  /** Stop and download what was recorded. */
+  stop(): void {
+    const writer = this.#writer;
+    if (!this.active || writer === null) return;
+    this.#stop?.();
+    this.#stop = null;
+    if (this.#progress !== null) clearInterval(this.#progress);
+    this.#progress = null;
+    writer.finish();
+    this.#update();
+    this.active = false;
+    this.#writer = null;
+    download(new Blob(writer.parts(), { type: "application/x-ndjson" }), captureFileName(Date.now()));
+  }
+
+  #update(): void {
+    const writer = this.#writer;
+    if (writer === null) return;
+    this.events = writer.eventCount;
+    this.size = writer.size;
+    this.truncated = writer.truncated;
+  }
+}
+
+function download(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.rel = "noopener";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // After the download began (revoking at once can cancel it in some browsers).
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export const wireRecording = new WireRecording();
