@@ -4,7 +4,8 @@
 // behind it only the app and one capture file. No pi is started and no
 // WebSocket is accepted: the page plays the capture by itself.
 //
-//   GET /api/replay          {"name": "<file name>", "size": <bytes>}: the page is in replay mode
+// The link redirects to `/?replay`, which tells the page to ask:
+//   GET /api/replay          {"name": "<file name>", "size": <bytes>}
 //   GET /api/replay/capture  the capture, as it is on disk
 import { createReadStream } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -91,11 +92,11 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     if (!isAllowedHost(request.headers.host, port)) {
       return sendStatusPage(response, 403, "Refused", "This Host is not allowed (use localhost or the IP address pier printed).");
     }
-    url.searchParams.delete("token");
+    // `?replay` tells the page to play the capture instead of connecting (a live page never waits to ask).
     const redirect = (cookieValue: string | null) => {
       response.writeHead(303, {
         ...(cookieValue !== null ? { "Set-Cookie": sessionCookieHeader(port, cookieValue) } : {}),
-        Location: url.pathname + url.search,
+        Location: `${url.pathname}?replay`,
         "Cache-Control": "no-store",
         "Referrer-Policy": "no-referrer",
       });

@@ -1,6 +1,6 @@
-// `pier replay FILE` serves the page and the capture, and no relay: the page
-// asks first whether it was started that way. A live relay answers the probe
-// 404, so this costs a live page one loopback request.
+// `pier replay FILE` serves the page and the capture, and no relay. Its link
+// leads to `/?replay`; the page then asks for the capture's name (a live
+// relay answers 404: the page connects as usual).
 
 import { openCaptureText, type OpenResult } from "./open-capture.ts";
 import { REPLAY_CAPTURE_PATH, REPLAY_PROBE_PATH } from "./replay-session.svelte.ts";
