@@ -47,10 +47,10 @@ export class ConversationControls {
     this.conn = conn;
   }
 
-  /** Connected, caught up with the replay, and pi running. */
+  /** Connected, caught up with the replay, and pi running (never while a capture plays: it sends nothing). */
   get ready(): boolean {
     const conn = this.conn;
-    return conn.phase === "connected" && !conn.replaying && conn.child?.state === "running";
+    return conn.phase === "connected" && !conn.replaying && !conn.readOnly && conn.child?.state === "running";
   }
 
   /** Usage of the response streaming right now, when it has reported any since the run began. */
