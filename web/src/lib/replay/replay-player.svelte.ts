@@ -95,8 +95,7 @@ export class ReplayPlayer {
   }
 
   #feedTo(target: number): void {
-    const { items } = this.capture;
-    for (let i = this.position; i < target; i++) this.conn.replay(items[i]!);
+    this.conn.replay(this.capture.items, this.position, target);
     this.position = target;
   }
 
