@@ -1,0 +1,175 @@
+// Scrubbing a 100,000-record capture: how long until the page shows the
+// chosen moment, and whether it stays responsive meanwhile. Real
+// `pier replay`, real Chromium; the capture is written here with Pier's own
+// CaptureWriter: 20 prompts, each answered in 5,000 streamed text deltas,
+// one record per chunk as pi writes them while streaming.
+//
+// For each move of the Position slider (to the end: 100k records forward;
+// back to the middle: a reset and 50k records again; to the end again:
+// 50k forward), it measures in the page the time from the input event to
+// the first frame where the player no longer says "catching up…", and from
+// a Chromium trace the longest main-thread task and from a
+// requestAnimationFrame loop the longest gap between frames in that time.
+// Optionally with the inspector open (PIER_BENCH_REPLAY_INSPECTOR=1, the
+// default runs both). Prints figures; asserts nothing.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startPierReplay } from "../relay/test/support/pier-process.ts";
+import { CaptureWriter } from "../web/src/lib/inspector/capture.ts";
+import { BENCH_CHROMIUM_ARGS } from "./support/pier-page.ts";
+
+const require = createRequire(new URL("../e2e/package.json", import.meta.url));
+const { chromium } = require("@playwright/test") as typeof import("@playwright/test");
+type Page = import("@playwright/test").Page;
+
+const PROMPTS = 20;
+const DELTAS_PER_ANSWER = 5000;
+const DIST = new URL("../web/dist/", import.meta.url).pathname;
+if (!existsSync(join(DIST, "index.html"))) {
+  console.log("web/dist is not built: run `pnpm --filter @pier/web build` first. Skipping.");
+  process.exit(0);
+}
+
+/** A capture of a session that streamed a lot: about 100,000 events. */
+function buildCapture(): { text: string; events: number } {
+  const start = Date.parse("2026-12-01T10:00:00.000Z");
+  const writer = new CaptureWriter({ startedAt: start, pier: "bench", redact: { secrets: true } });
+  const encoder = new TextEncoder();
+  let t = start;
+  const you = { clientId: "c1", name: "Bench", role: "driver", colour: "#3b5bdb" };
+  writer.addFrame(
+    JSON.stringify({
+      type: "hello", protocolVersion: 1, clientId: "c1", relayVersion: "bench", cwd: "/tmp/bench", piCommand: ["pi", "--mode", "rpc"], demo: null,
+      child: { state: "running", epoch: 1, pid: 1, startedAt: start }, replay: { bytes: 0, truncated: false }, recentStderr: [], peers: 1,
+      limits: { maxCommandBytes: 16 * 1024 * 1024 }, sessions: null, you, people: [you],
+    }),
+    t,
+  );
+  writer.addFrame(JSON.stringify({ type: "replay_end" }), t);
+  const bytes = (record: unknown) => writer.addBytes(encoder.encode(`${JSON.stringify(record)}\n`), (t += 1));
+  const usage = { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  for (let p = 1; p <= PROMPTS; p++) {
+    writer.addSent(JSON.stringify({ id: `c1:${p}`, type: "prompt", message: `Question ${p}: tell me a long story` }), (t += 200));
+    bytes({ type: "response", id: `c1:${p}`, command: "prompt", success: true });
+    bytes({ type: "agent_start" });
+    bytes({ type: "turn_start" });
+    const user = { role: "user", content: [{ type: "text", text: `Question ${p}: tell me a long story` }], timestamp: t };
+    bytes({ type: "message_start", message: user });
+    bytes({ type: "message_end", message: user });
+    const shell = { role: "assistant", content: [], api: "openai-completions", provider: "bench", model: "bench", usage, stopReason: "stop", timestamp: t };
+    bytes({ type: "message_start", message: shell });
+    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_start", contentIndex: 0 } });
+    let text = "";
+    for (let d = 0; d < DELTAS_PER_ANSWER; d++) {
+      const delta = d % 40 === 39 ? "\n\n" : `word${d} `;
+      text += delta;
+      bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta } });
+    }
+    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_end", contentIndex: 0, content: text } });
+    bytes({ type: "message_end", message: { ...shell, content: [{ type: "text", text }] } });
+    bytes({ type: "turn_end" });
+    bytes({ type: "agent_end", messages: [] });
+    bytes({ type: "agent_settled" });
+  }
+  writer.finish();
+  return { text: writer.text(), events: writer.eventCount };
+}
+
+/** Main-thread task durations (ms) of the page's renderer, from a trace. */
+function mainThreadTasks(trace: Buffer): number[] {
+  const { traceEvents } = JSON.parse(trace.toString("utf8")) as {
+    traceEvents: { name: string; ph: string; pid: number; tid: number; dur?: number; args?: { name?: string } }[];
+  };
+  const mains = new Set(traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const byThread = new Map<string, number[]>();
+  for (const e of traceEvents) {
+    if (e.ph !== "X" || e.dur === undefined || !/RunTask/.test(e.name)) continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (!mains.has(key)) continue;
+    (byThread.get(key) ?? byThread.set(key, []).get(key)!).push(e.dur / 1000);
+  }
+  let busiest: number[] = [];
+  for (const tasks of byThread.values()) if (tasks.reduce((a, b) => a + b, 0) > busiest.reduce((a, b) => a + b, 0)) busiest = tasks;
+  return busiest;
+}
+
+interface Move {
+  name: string;
+  shownMs: number;
+  longestTaskMs: number;
+  maxFrameGapMs: number;
+}
+
+/** Move the slider to `position`; resolves when the page shows it, with the in-page figures. */
+async function seekAndWait(page: Page, position: number): Promise<{ shownMs: number; maxFrameGapMs: number }> {
+  return page.evaluate(
+    (to) =>
+      new Promise<{ shownMs: number; maxFrameGapMs: number }>((resolve) => {
+        const slider = document.querySelector<HTMLInputElement>('input[aria-label="Position"]')!;
+        const status = document.querySelector('[aria-label="Replay position"]')!;
+        const started = performance.now();
+        let last = started;
+        let maxGap = 0;
+        slider.value = String(to);
+        slider.dispatchEvent(new Event("input", { bubbles: true }));
+        const frame = (now: number) => {
+          maxGap = Math.max(maxGap, now - last);
+          last = now;
+          const text = status.textContent ?? "";
+          if (!text.includes("catching up") && text.includes(`record ${to.toLocaleString("en")} of`)) resolve({ shownMs: now - started, maxFrameGapMs: maxGap });
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    position,
+  );
+}
+
+const dir = await mkdtemp(join(tmpdir(), "pier-replay-bench-"));
+const file = join(dir, "big.jsonl");
+const built = performance.now();
+const { text, events } = buildCapture();
+await writeFile(file, text);
+console.log(`capture: ${events.toLocaleString("en")} events, ${(text.length / 1024 / 1024).toFixed(1)} MB (written in ${Math.round(performance.now() - built)} ms)`);
+
+const browser = await chromium.launch({
+  ...(existsSync("/usr/bin/chromium") ? { executablePath: "/usr/bin/chromium" } : {}),
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...BENCH_CHROMIUM_ARGS],
+});
+const pier = await startPierReplay(file);
+const variants = process.env.PIER_BENCH_REPLAY_INSPECTOR === "1" ? [true] : process.env.PIER_BENCH_REPLAY_INSPECTOR === "0" ? [false] : [false, true];
+try {
+  for (const withInspector of variants) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Signed in with pier's cookie (no link to spend), at the address its link leads to.
+    const at = pier.cookie.indexOf("=");
+    await context.addCookies([{ name: pier.cookie.slice(0, at), value: pier.cookie.slice(at + 1), url: pier.origin, httpOnly: true, sameSite: "Strict" }]);
+    const page = await context.newPage();
+    await page.goto(`${pier.origin}/?replay`);
+    const opened = performance.now();
+    await page.getByRole("slider", { name: "Position" }).waitFor({ timeout: 60_000 });
+    console.log(`\n${withInspector ? "inspector open" : "inspector closed"}: player ready ${Math.round(performance.now() - opened)} ms after navigation`);
+    if (withInspector) {
+      await page.getByRole("button", { name: "Protocol inspector" }).click();
+      await page.getByRole("complementary", { name: "Protocol inspector" }).waitFor();
+    }
+    const moves: Move[] = [];
+    for (const [name, to] of [["to the end", events], ["back to the middle", Math.floor(events / 2)], ["to the end again", events], ["back to the start", 0]] as const) {
+      await browser.startTracing(page, { categories: ["toplevel", "__metadata"] });
+      const { shownMs, maxFrameGapMs } = await seekAndWait(page, to);
+      const tasks = mainThreadTasks(await browser.stopTracing());
+      moves.push({ name, shownMs, longestTaskMs: Math.max(0, ...tasks), maxFrameGapMs });
+    }
+    const pad = (s: string, n: number) => s.padEnd(n);
+    console.log(`${pad("move", 22)}${pad("shown after (ms)", 18)}${pad("longest task (ms)", 19)}longest frame gap (ms)`);
+    for (const m of moves) console.log(`${pad(m.name, 22)}${pad(String(Math.round(m.shownMs)), 18)}${pad(m.longestTaskMs.toFixed(1), 19)}${m.maxFrameGapMs.toFixed(1)}`);
+    await context.close();
+  }
+} finally {
+  await pier.stop();
+  await browser.close();
+  await rm(dir, { recursive: true, force: true });
+}
