@@ -179,20 +179,30 @@ test.describe("follow mode", () => {
     const vera = await enter(browser, viewerUrl, "Vera");
     try {
       await openInExplorer(ada.page, "long.txt");
+      const adaLines = editorArea(ada.page).locator(".view-lines");
+      await adaLines.click();
+      await ada.page.keyboard.press("PageDown");
+      await expect.poll(() => topLine(ada.page)).toBeGreaterThan(10);
+
+      // Vera follows: Ada's file opens in her editor, at Ada's first line.
       const follow = followBar(vera.page).getByRole("button", { name: "Follow Ada" });
       await follow.click();
       await expect(follow).toHaveAttribute("aria-pressed", "true");
       await expect(codeEditor(vera.page)).toHaveAttribute("data-path", "long.txt");
+      const sameLine = async (atLeast: number) => {
+        await expect(async () => {
+          const line = await topLine(ada.page);
+          expect(line).toBeGreaterThan(atLeast);
+          expect(await topLine(vera.page)).toBe(line);
+        }).toPass();
+        return topLine(ada.page);
+      };
+      const first = await sameLine(10);
 
-      // Ada scrolls: Vera's editor shows the same first line.
-      await editorArea(ada.page).locator(".view-lines").click();
-      for (let i = 0; i < 3; i++) await ada.page.keyboard.press("PageDown");
-      await expect(async () => {
-        const line = await topLine(ada.page);
-        expect(line).toBeGreaterThan(20);
-        expect(await topLine(vera.page)).toBe(line);
-      }).toPass();
-      const line = await topLine(ada.page);
+      // Ada scrolls on: Vera's editor goes with her.
+      await ada.page.keyboard.press("PageDown");
+      await ada.page.keyboard.press("PageDown");
+      const line = await sameLine(first);
       await expect(followBar(vera.page).getByRole("status")).toHaveText(`Following Ada: long.txt, line ${line}`);
       await expect(editorArea(vera.page).locator(".view-lines")).toContainText(`line ${line + 2} of the long file`);
 
@@ -204,6 +214,26 @@ test.describe("follow mode", () => {
     } finally {
       await ada.context.close();
       await vera.context.close();
+    }
+  });
+
+  test("a save by someone else to a file open here is told in the editor, not as a toast", async ({ pier, browser }) => {
+    const ada = await enter(browser, pier.url, "Ada");
+    const bob = await enter(browser, await pier.freshUrl(), "Bob");
+    try {
+      await openInExplorer(bob.page, "README.md");
+      await openInExplorer(ada.page, "README.md");
+      await editorArea(ada.page).locator(".view-lines").click();
+      await ada.page.keyboard.press("Control+End");
+      await ada.page.keyboard.type("\nSaved by Ada.\n");
+      await ada.page.keyboard.press("Control+s");
+      await expect(editorArea(bob.page).getByRole("status").filter({ hasText: "Ada saved this file" })).toBeVisible();
+      // Bob's clean editor follows the file on disk.
+      await expect(editorArea(bob.page).locator(".view-lines")).toContainText("Saved by Ada.");
+      await expect(announcements(bob.page)).not.toContainText("saved");
+    } finally {
+      await ada.context.close();
+      await bob.context.close();
     }
   });
 
