@@ -138,10 +138,13 @@ test.describe("prompts, aborts and new sessions", () => {
 test.describe("dialogs", () => {
   test.use({ piArgs: ["-e", extension("ui-probe.ts")] });
 
-  test("a dialog answered in one browser closes in the other, saying who answered what", async ({ pier, browser }) => {
+  test("a dialog answered in one browser closes in the other, saying who answered what; a late answer is refused and says so", async ({ pier, browser }) => {
     const ada = await enter(browser, pier.url, "Ada");
     const bob = await enter(browser, await pier.freshUrl(), "Bob");
+    // A relay client of the test's own, to read the dialog's id off pi's stream.
+    const watcher = connectBrowser(pier);
     try {
+      await watcher;
       await expect(bob.page.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
       await send(ada.page, "/probe-confirm");
       const inBob = bob.page.getByRole("dialog", { name: "Delete the scratch file?" });
@@ -152,7 +155,24 @@ test.describe("dialogs", () => {
       await expect(toasts).toContainText("Ada answered: Yes");
       // pi took Ada's answer (the probe reports it to everyone).
       await expect(toasts.getByText("confirm → true", { exact: true })).toBeVisible();
+
+      // Bob answers anyway, by hand from the inspector's composer: the relay refuses a second answer, and he is told whose pi took.
+      const requests = await watcher;
+      const request = await requests.waitForRecord((r) => r.type === "extension_ui_request" && r.method === "confirm");
+      await bob.page.getByRole("button", { name: "Protocol inspector" }).click();
+      await inspector(bob.page).getByRole("tab", { name: "Compose" }).click();
+      const composer = inspector(bob.page).getByRole("region", { name: "Command composer" });
+      await composer.getByRole("textbox", { name: /^Command JSON/ }).focus();
+      await bob.page.keyboard.press("ControlOrMeta+A");
+      await bob.page.keyboard.press("Delete");
+      await bob.page.keyboard.insertText(JSON.stringify({ type: "extension_ui_response", id: request.id, confirmed: false }));
+      await composer.getByRole("button", { name: "Send", exact: true }).click();
+      await expect(toasts).toContainText("Your answer was not used");
+      await expect(toasts).toContainText("Ada answered this dialog first; pi has its answer");
+      // Not also a generic "Relay refused a command" alert.
+      await expect(bob.page.getByLabel("Notifications", { exact: true })).not.toContainText("already_answered");
     } finally {
+      await (await watcher).close();
       await ada.context.close();
       await bob.context.close();
     }
