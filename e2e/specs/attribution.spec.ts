@@ -20,8 +20,8 @@ const codeEditor = (page: Page) => page.locator(".code-editor");
 const followBar = (page: Page) => page.getByRole("group", { name: "Follow mode" });
 
 /** A browser of its own (its own storage and cookie) whose person goes by `name`. */
-async function enter(browser: Browser, url: string, name: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
+async function enter(browser: Browser, url: string, name: string, viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(viewport ? { viewport } : {});
   await context.addInitScript((remembered) => localStorage.setItem("pier.name", remembered), name);
   const page = await context.newPage();
   await page.goto(url);
@@ -192,11 +192,11 @@ test.describe("follow mode", () => {
 
   const topLine = async (page: Page) => Number(await codeEditor(page).getAttribute("data-top-line"));
 
-  test("a viewer follows a driver's file and scroll position, and stops when they scroll themselves", async ({ pier, browser }) => {
+  test("a viewer on a phone follows a driver's file and scroll position, and stops when they scroll themselves", async ({ pier, browser }) => {
     const { url: viewerUrl, dir } = await viewerLinkAndProject(pier);
     await writeFile(join(dir, "long.txt"), LONG);
     const ada = await enter(browser, pier.url, "Ada");
-    const vera = await enter(browser, viewerUrl, "Vera");
+    const vera = await enter(browser, viewerUrl, "Vera", { width: 390, height: 844 });
     try {
       await openInExplorer(ada.page, "long.txt");
       const adaLines = editorArea(ada.page).locator(".view-lines");
@@ -218,6 +218,9 @@ test.describe("follow mode", () => {
         return topLine(ada.page);
       };
       const first = await sameLine(10);
+      // Painted there too, not only scrolled (the phone shows the editor pane now).
+      await expect(editorArea(vera.page).locator(".view-lines")).toContainText(`line ${first + 1} of the long file`);
+      await expect(editorArea(vera.page).locator(".view-lines")).not.toContainText("line 1 of the long file");
 
       // Ada scrolls on: Vera's editor goes with her.
       await ada.page.keyboard.press("PageDown");
