@@ -15,7 +15,8 @@ const conversation = (page: Page) => page.getByRole("log", { name: "Conversation
 const agent = (page: Page) => page.getByRole("status", { name: /^Agent:/ });
 const promptBox = (page: Page) => page.getByRole("textbox", { name: "Prompt" });
 const panel = (page: Page) => page.getByRole("dialog", { name: "Sessions" });
-const youSaid = (page: Page) => conversation(page).getByRole("article", { name: "You" });
+/** The user messages, whichever browser sent them (another's is named after its sender). */
+const youSaid = (page: Page) => conversation(page).getByRole("group", { name: /^(Your message|Message from .+)$/ }).getByRole("article");
 const yourMessage = (page: Page, text: string) => conversation(page).getByRole("group", { name: "Your message" }).filter({ hasText: text });
 
 async function send(page: Page, text: string, wait = true) {

@@ -83,6 +83,8 @@ export function markerWords(marker: TranscriptMarker, live: boolean): MarkerWord
       const retry = marker.willRetry ? " pi will now retry your prompt." : "";
       return { tone: "info", text: `Conversation compacted${why ? ` ${why}` : ""}${size}.${retry}`, detail: null };
     }
+    case "room":
+      return { tone: "info", text: marker.text, detail: null };
     case "summarizationRetry":
       return {
         tone: "warn",

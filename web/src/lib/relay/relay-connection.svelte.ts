@@ -53,6 +53,7 @@ import { appendLog, createRecordLog, resetLog, type LogDirection, type LogEntry,
 import type { WireTap } from "./wire-tap.ts";
 import type { ReplayItem, WireRecorder } from "./replay-feed.ts";
 import { Room } from "../room/room.svelte.ts";
+import { Attribution } from "../room/attribution.svelte.ts";
 
 export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "unauthorized";
 
@@ -129,6 +130,8 @@ export class RelayConnection {
   hello = $state<HelloFrame | null>(null);
   /** Who is here, their roles, links, suggestions, and what the others did. */
   readonly room = new Room();
+  /** Who wrote each user message, and markers where others changed what everyone sees. */
+  readonly attribution = new Attribution();
   child = $state<ChildStatus | null>(null);
   demo = $state<DemoInfo | null>(null);
   peers = $state(0);
@@ -698,6 +701,7 @@ export class RelayConnection {
                 return;
               }
             } else if (item.kind === "out") {
+              this.attribution.own(item.value);
               const entry = this.#log("out", item.raw, item.value, item.at, { clientId: this.clientId ?? "", self: true });
               if (this.#taps.length !== 0) this.#tapEntry(entry, item.value);
             } else if (item.kind === "replayed_out") {
@@ -738,6 +742,7 @@ export class RelayConnection {
     }
     this.room.apply(frame, at);
     if (frame.type === "command_sent") {
+      this.attribution.foreign(frame.sender, frame.line, this.session);
       this.#logForeignCommand(frame, at);
       return false;
     }
@@ -795,6 +800,8 @@ export class RelayConnection {
           return false;
         }
         if (refusedId !== undefined && this.#abandonedCalls.delete(refusedId)) return false;
+        // The extension UI closes the dialog and says who answered first (ExtensionUiHost).
+        if (frame.code === "already_answered") return false;
         const what = frame.command?.type ? ` (${frame.command.type})` : "";
         const title = `Relay refused a command${what}`;
         const message = `${frame.message} [${frame.code}]`;
@@ -845,6 +852,7 @@ export class RelayConnection {
     this.#emitRecord({ kind: "reset" });
     this.replaying = true;
     this.#replayHeadMayBeCut = hello.replay.truncated;
+    this.attribution.reset();
     // Changes while we were away were not announced (a replay shows none: its files are not here).
     if (wasConnectedBefore && !this.readOnly) this.#emitWorkspaceChanged(null, true);
   }
@@ -1003,6 +1011,7 @@ export class RelayConnection {
     settleRecord(line.value);
     // Times are the record's arrival, not this slice's: a replay shows the ones it had live.
     applyRecord(this.session, line.value, at);
+    this.attribution.record(line.value, this.session, this.replaying);
     // Right after the reducer: the inspector describes what the record did from the state it left.
     if (this.#taps.length !== 0) this.#tapEntry(entry, line.value);
     this.#emitRecord({ kind: "record", record: line.value, replaying: this.replaying });

@@ -156,6 +156,14 @@ export type TranscriptMarker =
       tokensBefore: number | null;
       estimatedTokensAfter: number | null;
     })
+  /** Someone else did something that changed what everyone sees ("Ada aborted the run"). */
+  | (MarkerBase & {
+      kind: "room";
+      /** The whole sentence, plain text (names are other people's text). */
+      text: string;
+      name: string;
+      colour: string;
+    })
   | (MarkerBase & {
       kind: "summarizationRetry";
       attempt: number;
