@@ -16,10 +16,14 @@
 // - "The last viewer", per delta: the slowest of the N viewers to decode it;
 //   its p50/p95/max over the deltas.
 // - Viewers are WebSocket clients that open the viewer link themselves (their
-//   own cookie) and decode pi's bytes with the web app's JsonlDecoder, in two
-//   child processes (bench/support/classroom-clients.ts), not in the one
-//   that measures. Their CPU use is printed: near 100% of a core would mean
-//   the clients, not the relay, set the latency.
+//   own cookie), in two child processes (bench/support/classroom-clients.ts),
+//   not in the one that measures. They split pi's bytes into lines and find
+//   the stamps by search, without JSON.parse (bench/support/stamped-viewer.ts,
+//   "scan"): a real class parses on 200 machines, while here 200 viewers
+//   parsing like pages took twice the relay's CPU on the same 2 cores, so
+//   they measured mostly themselves (PIER_BENCH_VIEWER_DECODE=page brings
+//   that back). The driver and the late joiner decode like a page. The
+//   viewers' CPU use is printed.
 // - Relay = the pier process (pi is a separate process, printed for scale):
 //   RSS from /proc/<pid>/status idle (driver connected, a warm-up answer
 //   done), with the N viewers connected, and the peak sampled every 25 ms
@@ -102,6 +106,7 @@ type Collected = {
   fingerprints: (string | null)[];
   closed: number[];
   bytes: number;
+  frames: number;
   cpuMs: number;
   wallMs: number;
   loopDelayP99Ms: number;
@@ -163,6 +168,9 @@ interface Sample {
   clientCpuPct: number[];
   deliveredMB: number;
   perClientMB: number;
+  /** Binary frames (socket writes) per viewer while streaming, and the driver's. */
+  framesPerViewer: number;
+  driverFrames: number;
   driver: number[];
   lastViewer: number[];
   behindDriver: number[];
@@ -229,6 +237,7 @@ async function classroom(viewers: number, variant: Variant): Promise<Sample> {
     await Promise.all(clients.map((client) => client.ask({ type: "arm", deltas: DELTAS })));
     driver.rearm(DELTAS);
     const driverBytes0 = driver.bytes;
+    const driverFrames0 = driver.frames;
     const stopSampling = sampleRss(pid);
     const relayCpu0 = cpuMsOf(pid);
     const piCpu0 = cpuMsOf(piPid);
@@ -293,6 +302,8 @@ async function classroom(viewers: number, variant: Variant): Promise<Sample> {
       clientCpuPct: results.map((result) => (100 * result.cpuMs) / result.wallMs),
       deliveredMB: deliveredBytes / MB,
       perClientMB: streamBytes / MB,
+      framesPerViewer: viewers ? results.reduce((sum, result) => sum + result.frames, 0) / viewers : NaN,
+      driverFrames: driver.frames - driverFrames0,
       driver: driverLatency,
       lastViewer,
       behindDriver,
@@ -374,6 +385,8 @@ row("  CPU time (ms)", (s) => s.relayCpuMs);
 row("  % of one core", (s) => (100 * s.relayCpuMs) / s.streamWallMs);
 row("  MB delivered to all clients", (s) => s.deliveredMB, 1);
 row("  ms per MB delivered", (s) => s.relayCpuMs / s.deliveredMB, 1);
+row("  frames (socket writes) to the driver", (s) => s.driverFrames);
+row("  frames (socket writes) per viewer", (s) => s.framesPerViewer);
 const perViewer = (s: Sample) => (s.viewers ? (s.relayCpuMs - base(s, (b) => b.relayCpuMs)) / s.viewers : NaN);
 row("  ms per viewer per MB: (CPU_N − CPU_0)/(N·MB)", (s) => perViewer(s) / s.perClientMB, 2);
 row("  µs per viewer per delta: (CPU_N − CPU_0)/(N·deltas)", (s) => (perViewer(s) * 1000) / DELTAS, 2);
