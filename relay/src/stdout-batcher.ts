@@ -13,8 +13,9 @@
 // pause goes out at once.
 //
 // With a few browsers a fan-out takes microseconds, so every chunk still goes
-// out as it arrives, as pi's read cut it. With 200 it takes about a
-// millisecond and chunks are sent a few at a time, a few milliseconds later.
+// out as it arrives, as pi's read cut it (a wait under MIN_WAIT_MS is not
+// worth a timer). With 200 it takes about a millisecond and chunks are sent
+// a few at a time, a few milliseconds later.
 // The bytes are the same either way; only where one frame ends and the next
 // begins changes (the replay keeps the batches, so a browser catching up gets
 // the same frames the live ones got).
@@ -26,6 +27,12 @@
 export const SPACING = 4;
 /** The longest a chunk waits for the next fan-out. */
 export const MAX_WAIT_MS = 5;
+/**
+ * A shorter wait is not worth a timer (Node's fire after 1 ms at the
+ * soonest): the chunk goes out at once. So while fan-outs take under a
+ * quarter of a millisecond (a handful of browsers), nothing is batched.
+ */
+export const MIN_WAIT_MS = 1;
 /** A batch this large goes out at once (pi writes at most 64 KiB per read, so this is a few reads). */
 export const MAX_BATCH_BYTES = 256 * 1024;
 
@@ -68,7 +75,7 @@ export class StdoutBatcher {
     this.#pendingBytes += chunk.length;
     if (this.#timer !== null && this.#pendingBytes < MAX_BATCH_BYTES) return;
     const wait = this.#lastEnd + this.#spacingMs - this.#now();
-    if (wait <= 0 || this.#pendingBytes >= MAX_BATCH_BYTES) return this.flush();
+    if (wait < MIN_WAIT_MS || this.#pendingBytes >= MAX_BATCH_BYTES) return this.flush();
     this.#timer = setTimeout(() => this.flush(), wait);
   }
 
