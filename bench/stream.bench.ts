@@ -312,9 +312,13 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
 try {
   if (screenshots) await mkdir(screenshots, { recursive: true });
   const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
-  // Rounds alternate the builds so that drift on the machine hits both alike.
+  // Rounds alternate the builds so that drift on the machine hits both alike,
+  // and every other round runs them in the opposite order: on a busy machine
+  // the one measured second in a round came out up to 2× slower, whichever it was.
   for (let round = 0; round < ROUNDS; round++) {
-    for (const variant of variants) samples.get(variant.name)!.push(await measure(variant, round === ROUNDS - 1));
+    for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
+      samples.get(variant.name)!.push(await measure(variant, round === ROUNDS - 1));
+    }
   }
   const rows: [string, keyof Sample, number][] = [
     ["text deltas on the wire", "wireDeltas", 0],
