@@ -16,10 +16,14 @@
 // - "The last viewer", per delta: the slowest of the N viewers to decode it;
 //   its p50/p95/max over the deltas.
 // - Viewers are WebSocket clients that open the viewer link themselves (their
-//   own cookie) and decode pi's bytes with the web app's JsonlDecoder, in two
-//   child processes (bench/support/classroom-clients.ts), not in the one
-//   that measures. Their CPU use is printed: near 100% of a core would mean
-//   the clients, not the relay, set the latency.
+//   own cookie), in two child processes (bench/support/classroom-clients.ts),
+//   not in the one that measures. They split pi's bytes into lines and find
+//   the stamps by search, without JSON.parse (bench/support/stamped-viewer.ts,
+//   "scan"): a real class parses on 200 machines, while here 200 viewers
+//   parsing like pages took twice the relay's CPU on the same 2 cores, so
+//   they measured mostly themselves (PIER_BENCH_VIEWER_DECODE=page brings
+//   that back). The driver and the late joiner decode like a page. The
+//   viewers' CPU use is printed.
 // - Relay = the pier process (pi is a separate process, printed for scale):
 //   RSS from /proc/<pid>/status idle (driver connected, a warm-up answer
 //   done), with the N viewers connected, and the peak sampled every 25 ms
@@ -35,7 +39,9 @@
 // other one in the opposite order) and prints medians; PIER_BENCH_VIEWERS=0,10
 // and PIER_BENCH_DELTAS=1000 make a quick one; PIER_BENCH_DEBUG=1 prints the
 // latency over the stream, per tenth, and per viewers' process with its
-// event-loop delay. Every child is stopped at the end.
+// event-loop delay. PIER_BENCH_BASELINE_PIER=<checkout>/relay/bin/pier.js
+// (another checkout, its relay bundle built) measures that pier too, in the
+// same rounds, one column beside each N. Every child is stopped at the end.
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -100,6 +106,7 @@ type Collected = {
   fingerprints: (string | null)[];
   closed: number[];
   bytes: number;
+  frames: number;
   cpuMs: number;
   wallMs: number;
   loopDelayP99Ms: number;
@@ -148,6 +155,7 @@ class ClientProcess {
 // ── one classroom ───────────────────────────────────────────────────────
 
 interface Sample {
+  variant: string;
   viewers: number;
   idleMB: number;
   connectedMB: number;
@@ -160,6 +168,9 @@ interface Sample {
   clientCpuPct: number[];
   deliveredMB: number;
   perClientMB: number;
+  /** Binary frames (socket writes) per viewer while streaming, and the driver's. */
+  framesPerViewer: number;
+  driverFrames: number;
   driver: number[];
   lastViewer: number[];
   behindDriver: number[];
@@ -173,7 +184,17 @@ interface Sample {
 const model = await startTimestampedModel({ deltas: DELTAS, durationMs: STREAM_MS });
 const bundle = process.env.PIER_FROM_SOURCES ? null : (relayRequire("./bin/current-bundle.js") as { currentBundle(): string | null }).currentBundle();
 
-async function classroom(viewers: number): Promise<Sample> {
+/** A pier to measure: this repository's, or a baseline build (PIER_BENCH_BASELINE_PIER). */
+interface Variant {
+  label: string;
+  bin?: string;
+}
+const VARIANTS: Variant[] = [
+  ...(process.env.PIER_BENCH_BASELINE_PIER ? [{ label: "baseline", bin: process.env.PIER_BENCH_BASELINE_PIER }] : []),
+  { label: "this" },
+];
+
+async function classroom(viewers: number, variant: Variant): Promise<Sample> {
   const workspace = await mkdtemp(join(tmpdir(), "pier-bench-classroom-"));
   const agent = await createDemoAgentDir({ modelServerUrl: model.url });
   const clients: ClientProcess[] = [];
@@ -183,6 +204,7 @@ async function classroom(viewers: number): Promise<Sample> {
   try {
     pier = await startPier(["--cwd", workspace, "--no-demo-fallback", "--new-session"], {
       env: { ...process.env, PI_CODING_AGENT_DIR: agent.dir, PI_OFFLINE: "1" },
+      ...(variant.bin ? { bin: variant.bin } : {}),
     });
     const pid = pier.process.pid!;
     driver = await StampedViewer.connect(pier, pier.cookie, { deltas: DELTAS, keepLines: true });
@@ -215,6 +237,7 @@ async function classroom(viewers: number): Promise<Sample> {
     await Promise.all(clients.map((client) => client.ask({ type: "arm", deltas: DELTAS })));
     driver.rearm(DELTAS);
     const driverBytes0 = driver.bytes;
+    const driverFrames0 = driver.frames;
     const stopSampling = sampleRss(pid);
     const relayCpu0 = cpuMsOf(pid);
     const piCpu0 = cpuMsOf(piPid);
@@ -253,11 +276,11 @@ async function classroom(viewers: number): Promise<Sample> {
     if (process.env.PIER_BENCH_DEBUG && viewers > 0) {
       const tenth = DELTAS / 10;
       const parts = Array.from({ length: 10 }, (_, i) => lastViewer.slice(i * tenth, (i + 1) * tenth));
-      console.log(`N=${viewers} last viewer p95 by tenth of the stream:`, parts.map((part) => quantile(part, 0.95).toFixed(0)).join(" "));
-      console.log(`N=${viewers} driver p95 by tenth:`, Array.from({ length: 10 }, (_, i) => quantile(driverLatency.slice(i * tenth, (i + 1) * tenth), 0.95).toFixed(0)).join(" "));
+      console.log(`${variant.label} N=${viewers} last viewer p95 by tenth of the stream:`, parts.map((part) => quantile(part, 0.95).toFixed(0)).join(" "));
+      console.log(`${variant.label} N=${viewers} driver p95 by tenth:`, Array.from({ length: 10 }, (_, i) => quantile(driverLatency.slice(i * tenth, (i + 1) * tenth), 0.95).toFixed(0)).join(" "));
       results.forEach((result, i) => {
         const own = result.slowest.map((at, n) => ms(at - driver!.written[n]!));
-        console.log(`N=${viewers} process ${i}: p50 ${median(own).toFixed(0)} p95 ${quantile(own, 0.95).toFixed(0)} cpu ${result.cpuMs.toFixed(0)} ms / ${result.wallMs.toFixed(0)} ms, loop delay p99 ${result.loopDelayP99Ms.toFixed(0)} max ${result.loopDelayMaxMs.toFixed(0)}`);
+        console.log(`${variant.label} N=${viewers} process ${i}: p50 ${median(own).toFixed(0)} p95 ${quantile(own, 0.95).toFixed(0)} cpu ${result.cpuMs.toFixed(0)} ms / ${result.wallMs.toFixed(0)} ms, loop delay p99 ${result.loopDelayP99Ms.toFixed(0)} max ${result.loopDelayMaxMs.toFixed(0)}`);
       });
     }
     const fingerprint = driver.fingerprint();
@@ -266,6 +289,7 @@ async function classroom(viewers: number): Promise<Sample> {
     const streamBytes = driver.bytes - driverBytes0;
     const deliveredBytes = results.reduce((sum, result) => sum + result.bytes, 0) + streamBytes + joiner.bytes;
     return {
+      variant: variant.label,
       viewers,
       idleMB,
       connectedMB,
@@ -278,6 +302,8 @@ async function classroom(viewers: number): Promise<Sample> {
       clientCpuPct: results.map((result) => (100 * result.cpuMs) / result.wallMs),
       deliveredMB: deliveredBytes / MB,
       perClientMB: streamBytes / MB,
+      framesPerViewer: viewers ? results.reduce((sum, result) => sum + result.frames, 0) / viewers : NaN,
+      driverFrames: driver.frames - driverFrames0,
       driver: driverLatency,
       lastViewer,
       behindDriver,
@@ -309,7 +335,9 @@ function compareLines(expected: readonly string[], actual: readonly string[]): s
 
 // ── the run ─────────────────────────────────────────────────────────────
 
-const samples = new Map<number, Sample[]>(COUNTS.map((count) => [count, []]));
+/** One column per N and pier, in the order they are printed. */
+const COLUMNS = COUNTS.flatMap((count) => VARIANTS.map((variant) => ({ count, variant, key: `${variant.label}:${count}` })));
+const samples = new Map<string, Sample[]>(COLUMNS.map((column) => [column.key, []]));
 const runStarted = performance.now();
 /** The machine's 1-minute load average: above ~2 on 2 cores, something else competes for the CPU and the latencies show it. */
 const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
@@ -317,22 +345,28 @@ const loadBefore = loadAverage();
 try {
   for (let round = 0; round < ROUNDS; round++) {
     // Later rounds go the other way, so a machine getting busier or quieter favours no N.
-    for (const count of round % 2 === 0 ? COUNTS : [...COUNTS].reverse()) samples.get(count)!.push(await classroom(count));
+    for (const column of round % 2 === 0 ? COLUMNS : [...COLUMNS].reverse()) {
+      samples.get(column.key)!.push(await classroom(column.count, column.variant));
+    }
   }
 } finally {
   await model.close();
 }
 
-const pick = (count: number, value: (sample: Sample) => number) => median(samples.get(count)!.map(value));
+const pick = (key: string, value: (sample: Sample) => number) => median(samples.get(key)!.map(value));
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
 const row = (label: string, value: (sample: Sample) => number, digits = 0) =>
-  console.log(`${label.padEnd(50)}${COUNTS.map((count) => fmt(pick(count, value), digits).padStart(10)).join("")}`);
-/** The N = 0 figure, which the per-viewer costs are measured against. */
-const base = (value: (sample: Sample) => number) => (samples.has(0) ? pick(0, value) : NaN);
+  console.log(`${label.padEnd(50)}${COLUMNS.map((column) => fmt(pick(column.key, value), digits).padStart(10)).join("")}`);
+/** The N = 0 figure of the same pier, which the per-viewer costs are measured against. */
+const base = (sample: Sample, value: (sample: Sample) => number) => {
+  const key = `${sample.variant}:0`;
+  return samples.has(key) ? pick(key, value) : NaN;
+};
 
 console.log(`pier runs ${bundle ? "its compiled bundle (relay/dist/pier.cjs)" : "its TypeScript sources"}; pi 0.87.1; a model streaming ${DELTAS} deltas over ${STREAM_MS / 1000} s`);
 console.log(`${ROUNDS === 1 ? "one run" : `median of ${ROUNDS} runs`} per N, each on a fresh pier; viewers in ${CLIENT_PROCESSES} processes of their own\n`);
-console.log(`${"viewers".padEnd(50)}${COUNTS.map((count) => String(count).padStart(10)).join("")}`);
+console.log(`${"viewers".padEnd(50)}${COLUMNS.map((column) => String(column.count).padStart(10)).join("")}`);
+if (VARIANTS.length > 1) console.log(`${"pier".padEnd(50)}${COLUMNS.map((column) => column.variant.label.padStart(10)).join("")}`);
 console.log("Latency, model wrote a delta → client decoded it (ms)");
 row("  driver (first client), p50", (s) => median(s.driver), 1);
 row("  driver, p95", (s) => quantile(s.driver, 0.95), 1);
@@ -345,13 +379,15 @@ row("  idle (driver connected)", (s) => s.idleMB, 1);
 row("  with N viewers connected", (s) => s.connectedMB, 1);
 row("  peak while streaming to them", (s) => s.peakMB, 1);
 row("  per viewer, connected (KB): (RSS_N − idle)/N", (s) => (s.viewers ? ((s.connectedMB - s.idleMB) * 1024) / s.viewers : NaN));
-row("  per viewer, streaming (KB): (peak_N − peak_0)/N", (s) => (s.viewers ? ((s.peakMB - base((b) => b.peakMB)) * 1024) / s.viewers : NaN));
+row("  per viewer, streaming (KB): (peak_N − peak_0)/N", (s) => (s.viewers ? ((s.peakMB - base(s, (b) => b.peakMB)) * 1024) / s.viewers : NaN));
 console.log("Relay process CPU while streaming");
 row("  CPU time (ms)", (s) => s.relayCpuMs);
 row("  % of one core", (s) => (100 * s.relayCpuMs) / s.streamWallMs);
 row("  MB delivered to all clients", (s) => s.deliveredMB, 1);
 row("  ms per MB delivered", (s) => s.relayCpuMs / s.deliveredMB, 1);
-const perViewer = (s: Sample) => (s.viewers ? (s.relayCpuMs - base((b) => b.relayCpuMs)) / s.viewers : NaN);
+row("  frames (socket writes) to the driver", (s) => s.driverFrames);
+row("  frames (socket writes) per viewer", (s) => s.framesPerViewer);
+const perViewer = (s: Sample) => (s.viewers ? (s.relayCpuMs - base(s, (b) => b.relayCpuMs)) / s.viewers : NaN);
 row("  ms per viewer per MB: (CPU_N − CPU_0)/(N·MB)", (s) => perViewer(s) / s.perClientMB, 2);
 row("  µs per viewer per delta: (CPU_N − CPU_0)/(N·deltas)", (s) => (perViewer(s) * 1000) / DELTAS, 2);
 console.log("Everything else while streaming (% of one core; the machine has 2)");
@@ -364,8 +400,9 @@ row("  deltas a viewer never got", (s) => s.missing);
 row("  viewers closed by the relay", (s) => s.closed.length);
 row("  viewers whose records = the driver's", (s) => s.viewersIdentical);
 row("  deltas already out when the late viewer joined", (s) => s.joinerHeadStart);
-for (const count of COUNTS) {
-  const verdicts = [...new Set(samples.get(count)!.map((s) => s.joiner))];
-  console.log(`  N = ${count}: the viewer who joined mid-stream vs the driver: ${verdicts.join("; ")}`);
+for (const column of COLUMNS) {
+  const verdicts = [...new Set(samples.get(column.key)!.map((s) => s.joiner))];
+  const which = VARIANTS.length > 1 ? ` (${column.variant.label})` : "";
+  console.log(`  N = ${column.count}${which}: the viewer who joined mid-stream vs the driver: ${verdicts.join("; ")}`);
 }
 console.log(`(${((performance.now() - runStarted) / 1000).toFixed(0)} s; load average ${loadBefore.toFixed(1)} before, ${loadAverage().toFixed(1)} after, on ${availableParallelism()} cores)`);

@@ -27,6 +27,8 @@
 // `PIER_BENCH_BASELINE_DIST=<dir>` (a `vite build --outDir <dir>` of another
 // version of web/) measures that build too, side by side: the page's files
 // are served from it instead of web/dist, everything else is the same.
+// `PIER_BENCH_BASELINE_PIER=<…/relay/bin/pier.js>` (another checkout's pier,
+// its relay bundle built) measures that relay too, with this web/dist.
 // `PIER_BENCH_SCREENSHOTS=<dir>` saves a screenshot mid-stream and one at
 // the end of the last round. Prints medians over rounds; asserts nothing.
 import { existsSync } from "node:fs";
@@ -57,11 +59,16 @@ const baselineDist = baselineDistFromEnv();
 const screenshots = process.env.PIER_BENCH_SCREENSHOTS ? resolve(process.env.PIER_BENCH_SCREENSHOTS) : null;
 
 type Panel = "closed" | "records" | "bytes";
-type Variant = { name: string; dist: string | null; panel: Panel };
+type Variant = { name: string; dist: string | null; bin: string | null; panel: Panel };
 const panels = (process.env.PIER_BENCH_PANELS ?? "closed,records,bytes").split(",").map((p) => p.trim()) as Panel[];
 for (const panel of panels) if (!["closed", "records", "bytes"].includes(panel)) throw new Error(`PIER_BENCH_PANELS: unknown state ${panel}`);
-const dists: { name: string; dist: string | null }[] = baselineDist ? [{ name: "baseline", dist: baselineDist }, { name: "web/dist", dist: null }] : [{ name: "web/dist", dist: null }];
-const variants: Variant[] = dists.flatMap((d) => panels.map((panel) => ({ name: dists.length > 1 ? `${d.name} ${panel}` : panel, dist: d.dist, panel })));
+const baselinePier = process.env.PIER_BENCH_BASELINE_PIER ?? null;
+const dists: { name: string; dist: string | null; bin: string | null }[] = [
+  ...(baselineDist ? [{ name: "baseline", dist: baselineDist, bin: null }] : []),
+  ...(baselinePier ? [{ name: "baseline relay", dist: null, bin: baselinePier }] : []),
+  { name: "web/dist", dist: null, bin: null },
+];
+const variants: Variant[] = dists.flatMap((d) => panels.map((panel) => ({ name: dists.length > 1 ? `${d.name} ${panel}` : panel, dist: d.dist, bin: d.bin, panel })));
 
 interface Sample {
   wireDeltas: number;
@@ -220,7 +227,7 @@ const scenarioFile = join(scenarioDir, "stream.json");
 await writeFile(scenarioFile, JSON.stringify(streamScenario({ deltas: DELTAS, durationMs: STREAM_MS })));
 
 async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
-  const pier = await startPier(["--demo", "--new-session", "--demo-scenario", scenarioFile]);
+  const pier = await startPier(["--demo", "--new-session", "--demo-scenario", scenarioFile], variant.bin ? { bin: variant.bin } : {});
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   let wire: WireClient | null = null;
   try {
@@ -305,9 +312,13 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
 try {
   if (screenshots) await mkdir(screenshots, { recursive: true });
   const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
-  // Rounds alternate the builds so that drift on the machine hits both alike.
+  // Rounds alternate the builds so that drift on the machine hits both alike,
+  // and every other round runs them in the opposite order: on a busy machine
+  // the one measured second in a round came out up to 2× slower, whichever it was.
   for (let round = 0; round < ROUNDS; round++) {
-    for (const variant of variants) samples.get(variant.name)!.push(await measure(variant, round === ROUNDS - 1));
+    for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
+      samples.get(variant.name)!.push(await measure(variant, round === ROUNDS - 1));
+    }
   }
   const rows: [string, keyof Sample, number][] = [
     ["text deltas on the wire", "wireDeltas", 0],

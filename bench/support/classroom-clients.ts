@@ -10,7 +10,7 @@
 //   {type:"collect"}  (once every viewer is done)   → {type:"collect", …results}
 //   {type:"close"}                                  → {type:"close"}, then exit
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { redeemLink, StampedViewer } from "./stamped-viewer.ts";
+import { redeemLink, StampedViewer, type Decode } from "./stamped-viewer.ts";
 
 type Request =
   | { type: "connect"; linkUrl: string; host: string; count: number; deltas: number }
@@ -18,11 +18,14 @@ type Request =
   | { type: "collect" }
   | { type: "close" };
 
+/** How the viewers read pi's stream (stamped-viewer.ts): "scan" unless PIER_BENCH_VIEWER_DECODE=page. */
+const DECODE: Decode = process.env.PIER_BENCH_VIEWER_DECODE === "page" ? "page" : "scan";
+
 /** Connections opened at once: a class arriving, not a flood. */
 const BATCH = 25;
 
 const viewers: StampedViewer[] = [];
-let armedAt = { cpu: process.cpuUsage(), wallMs: performance.now(), bytes: 0 };
+let armedAt = { cpu: process.cpuUsage(), wallMs: performance.now(), bytes: 0, frames: 0 };
 /** How late this process's event loop ran while streaming: a delay here is a delay every viewer here sees. */
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 
@@ -42,7 +45,7 @@ async function handle(request: Request): Promise<void> {
       for (let i = 0; i < request.count; i += BATCH) {
         const batch = Array.from({ length: Math.min(BATCH, request.count - i) }, async () => {
           const cookie = await redeemLink(request.linkUrl);
-          return StampedViewer.connect({ host: request.host }, cookie, { deltas: request.deltas });
+          return StampedViewer.connect({ host: request.host }, cookie, { deltas: request.deltas, decode: DECODE });
         });
         viewers.push(...(await Promise.all(batch)));
       }
@@ -51,7 +54,7 @@ async function handle(request: Request): Promise<void> {
     }
     case "arm": {
       for (const viewer of viewers) viewer.rearm(request.deltas);
-      armedAt = { cpu: process.cpuUsage(), wallMs: performance.now(), bytes: totalBytes() };
+      armedAt = { cpu: process.cpuUsage(), wallMs: performance.now(), bytes: totalBytes(), frames: totalFrames() };
       loopDelay.reset();
       loopDelay.enable();
       return reply({ type: "arm" });
@@ -79,6 +82,7 @@ async function handle(request: Request): Promise<void> {
         fingerprints: viewers.map((viewer) => viewer.fingerprint()),
         closed: viewers.filter((viewer) => viewer.closeCode !== null).map((viewer) => viewer.closeCode),
         bytes: totalBytes() - armedAt.bytes,
+        frames: totalFrames() - armedAt.frames,
         cpuMs: (cpu.user + cpu.system) / 1000,
         loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
         loopDelayMaxMs: loopDelay.max / 1e6,
@@ -92,6 +96,12 @@ async function handle(request: Request): Promise<void> {
       return;
     }
   }
+}
+
+function totalFrames(): number {
+  let frames = 0;
+  for (const viewer of viewers) frames += viewer.frames;
+  return frames;
 }
 
 function totalBytes(): number {

@@ -1,11 +1,14 @@
 // The connected browsers and pi's stdout stream to each of them.
 //
 // Every browser has a place in the stream (see browser-client.ts). A live one
-// is at the head and is sent each chunk as pi writes it; one catching up is
+// is at the head and is sent each chunk as pi writes it (several at once when
+// many browsers watch: stdout-batcher.ts); one catching up is
 // sent bytes from the replay (stdout-replay.ts) from its own offset, as fast
 // as its socket drains, and turns live when it reaches the head. A new
 // browser starts catching up at the start of the replay: `replay_end` goes
-// out right after the bytes its hello announced.
+// out right after the bytes its hello announced. Bytes waiting for the next
+// batch are in neither the replay nor any browser's stream yet: they join
+// both at once, so a browser arriving meanwhile gets them exactly once.
 //
 // Backpressure, relay → browsers. A browser's backlog is what it has not
 // got yet: the bytes queued for its socket and not yet written, plus, while
@@ -43,6 +46,7 @@
 import type { WebSocket } from "ws";
 import type { RelayFrame } from "@pier/protocol";
 import { BrowserClient } from "./browser-client.ts";
+import { StdoutBatcher, type BatcherOptions } from "./stdout-batcher.ts";
 import type { StdoutReplay } from "./stdout-replay.ts";
 
 export { BrowserClient } from "./browser-client.ts";
@@ -75,6 +79,7 @@ export type StdoutFlow = { pause(): void; resume(): void };
 export class BrowserHub {
   readonly #replay: StdoutReplay;
   readonly #flow: StdoutFlow;
+  readonly #batcher: StdoutBatcher;
   /** Every browser not closing. */
   readonly #clients = new Set<BrowserClient>();
   readonly #live = new Set<BrowserClient>();
@@ -85,9 +90,10 @@ export class BrowserHub {
   /** Since when a live browser pi is not waiting for could take bytes (null: none can). */
   #contestedSince: number | null = null;
 
-  constructor(replay: StdoutReplay, flow: StdoutFlow) {
+  constructor(replay: StdoutReplay, flow: StdoutFlow, batching: BatcherOptions = {}) {
     this.#replay = replay;
     this.#flow = flow;
+    this.#batcher = new StdoutBatcher((batch) => this.#fanOut(batch), batching);
   }
 
   get size(): number {
@@ -127,16 +133,28 @@ export class BrowserHub {
    * so it is closed with 4008 and its page rebuilds from the replay.
    */
   broadcastAfterStdout(frame: RelayFrame): void {
+    this.#batcher.flush();
     for (const client of this.#catchingUp) this.#tooSlow(client);
     const text = JSON.stringify(frame);
     for (const client of this.#live) client.sendText(text);
   }
 
-  /** A chunk of pi's stdout, already appended to the replay. */
-  broadcastBytes(chunk: Buffer): void {
+  /** A chunk of pi's stdout: into the replay and out to every browser, now or with the next batch. */
+  writeStdout(chunk: Buffer): void {
+    this.#batcher.push(chunk);
+  }
+
+  /** Sends the stdout bytes waiting for the next batch now (before the replay starts a new stream). */
+  flushStdout(): void {
+    this.#batcher.flush();
+  }
+
+  /** A batch of pi's stdout becomes part of the stream: the replay's, and every browser's. */
+  #fanOut(batch: Buffer): void {
+    this.#replay.append(batch);
     const now = Date.now();
     for (const client of this.#live) {
-      client.sendBytes(chunk);
+      client.sendBytes(batch);
       this.#consider(client, now);
     }
     if (this.#catchingUp.size === 0) return;
@@ -156,6 +174,7 @@ export class BrowserHub {
   }
 
   closeAll(code: number, reason: string): void {
+    this.#batcher.dispose();
     for (const client of [...this.#clients]) {
       this.#forget(client);
       client.socket.close(code, reason);

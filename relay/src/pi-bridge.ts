@@ -46,6 +46,8 @@ export class PiBridge {
     this.room = new Room(options.links, options.log);
 
     pi.on("status", (child) => {
+      // What the last child wrote is all out before anything about the next one.
+      this.hub.flushStdout();
       if (child.state === "starting") {
         this.#replay.clear();
         this.#recentStderr.length = 0;
@@ -58,8 +60,7 @@ export class PiBridge {
       }
     });
     pi.on("stdout", (chunk) => {
-      this.#replay.append(chunk);
-      this.hub.broadcastBytes(chunk);
+      this.hub.writeStdout(chunk);
       this.#reclaim.noteChunk(chunk.length);
     });
     pi.on("stderrLine", (line) => {

@@ -4,8 +4,9 @@
 // title) that no command can ask for again. It is also where a browser that
 // fell behind catches up from (see browser-hub.ts).
 //
-// Pi's chunk boundaries are kept, so replayed frames are cut where pi's
-// reads were. When the total passes `maxBytes` the oldest chunks are dropped
+// The chunks' boundaries are kept (pi's reads, or the batches the live
+// browsers got: stdout-batcher.ts), so replayed frames are cut where live
+// ones were. When the total passes `maxBytes` the oldest chunks are dropped
 // and the replay is cut to start at a record boundary (just after an LF), so
 // a browser never sees half a record; `truncated` then tells it to fetch
 // older history with get_messages.

@@ -21,6 +21,8 @@ export type StartPierOptions = {
   env?: NodeJS.ProcessEnv;
   /** How long to wait for the URL line (default 20 s). */
   startTimeoutMs?: number;
+  /** Another `pier.js` to run (a benchmark's baseline build); default: this repository's. */
+  bin?: string;
 };
 
 export type RunningPier = {
@@ -54,7 +56,7 @@ export type RunningPier = {
 
 export async function startPier(args: string[], options: StartPierOptions = {}): Promise<RunningPier> {
   // `pier replay` starts no pi: it takes no pi option.
-  const child = spawn(process.execPath, [PIER_BIN, ...(args[0] === "replay" ? args : withPiUnderTest(args))], {
+  const child = spawn(process.execPath, [options.bin ?? PIER_BIN, ...(args[0] === "replay" ? args : withPiUnderTest(args))], {
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
     stdio: ["pipe", "pipe", "pipe"],

@@ -26,8 +26,14 @@ class FakeSocket {
   written: Written[] = [];
   closed: { code: number; reason: string } | null = null;
   terminated = false;
+  readonly #onSend: () => void;
+
+  constructor(onSend: () => void = () => {}) {
+    this.#onSend = onSend;
+  }
 
   send(data: string | Buffer, options: { binary: boolean }, done: () => void): void {
+    this.#onSend();
     this.queue.push({ data, binary: options.binary, done });
   }
   /** The browser reads: up to `count` queued frames get written (and whatever that makes the hub send next). */
@@ -64,23 +70,28 @@ class FakeSocket {
 function setup(replayBytes = 8 * 1024 * 1024) {
   const replay = new StdoutReplay(replayBytes);
   const flow = { paused: false, pauses: 0, pause: () => ((flow.paused = true), flow.pauses++), resume: () => (flow.paused = false) };
-  const hub = new BrowserHub(replay, flow);
+  /**
+   * The batcher's clock (ms). It stands still unless a test moves it (or
+   * gives each send a cost), so a fan-out takes no time and every chunk goes
+   * out as it comes.
+   */
+  const clock = { ms: 0, perSend: 0 };
+  const hub = new BrowserHub(replay, flow, { now: () => clock.ms });
   let written = 0;
   /** pi writes `count` records of `size` bytes (one chunk each). */
   const piWrites = (count = 1, size = 64 * 1024) => {
     for (let i = 0; i < count; i++) {
       const chunk = Buffer.alloc(size, 97 + (written++ % 26));
       chunk[size - 1] = 0x0a;
-      replay.append(chunk);
-      hub.broadcastBytes(chunk);
+      hub.writeStdout(chunk);
     }
   };
   const connect = () => {
-    const socket = new FakeSocket();
+    const socket = new FakeSocket(() => (clock.ms += clock.perSend));
     const client = hub.add(socket as unknown as WebSocket, (c) => ({ type: "notice", level: "info", message: `hello ${c.id}` }));
     return { socket, client };
   };
-  return { replay, flow, hub, piWrites, connect };
+  return { replay, flow, hub, clock, piWrites, connect };
 }
 
 beforeEach(() => {
@@ -305,6 +316,69 @@ describe("BrowserHub", () => {
     live.socket.read();
     expect(live.socket.written.at(-1)).toEqual({ kind: "text", frame: exited });
     expect(behind.socket.closed?.code).toBe(CLOSE_TOO_SLOW);
+  });
+
+  it("sends what pi wrote during the spacing after a costly fan-out as one frame, kept whole in the replay", () => {
+    const { replay, hub, clock, connect } = setup();
+    const browsers = [connect(), connect(), connect()];
+    for (const { socket } of browsers) socket.read();
+    clock.perSend = 1; // 3 ms a fan-out: the next one 12 ms after it
+    hub.writeStdout(Buffer.from('{"n":1}\n'));
+    hub.writeStdout(Buffer.from('{"n":2}\n{"n'));
+    hub.writeStdout(Buffer.from('":3}\n'));
+    for (const { socket } of browsers) socket.read();
+    vi.advanceTimersByTime(20);
+    const frames = ['{"n":1}\n', '{"n":2}\n{"n":3}\n'];
+    for (const { socket } of browsers) {
+      socket.read();
+      expect(socket.written.flatMap((entry) => (entry.kind === "bytes" ? [entry.bytes.toString()] : []))).toEqual(frames);
+    }
+    expect(replay.chunks.map(String)).toEqual(frames);
+  });
+
+  it("gives a browser that arrives while a batch waits every byte exactly once, whether it turns live at once or catches up", () => {
+    const { hub, clock, piWrites, connect } = setup();
+    const watcher = connect();
+    watcher.socket.read();
+    piWrites(30); // ~2 MiB of replay: more than a new browser is sent in one go
+    watcher.socket.read();
+    clock.perSend = 1;
+    piWrites(1, 100); // a fan-out that "took" 1 ms: what comes next waits for the next batch
+    hub.writeStdout(Buffer.from("pending, part one\n"));
+    const early = connect(); // arrives with a batch waiting, reads its replay at once: live before the batch goes
+    early.socket.read();
+    expect(early.client.state).toBe("live");
+    expect(early.socket.bytes().includes("pending")).toBe(false);
+    hub.writeStdout(Buffer.from("pending, part two\n"));
+    const late = connect(); // arrives with a batch waiting, does not read yet: still catching up when it goes
+    expect(late.client.state).toBe("catching_up");
+    vi.advanceTimersByTime(10);
+    piWrites(1, 100);
+    for (const browser of [watcher, early, late]) browser.socket.read();
+    expect(late.client.state).toBe("live");
+    const everything = watcher.socket.bytes();
+    expect(everything.toString().match(/pending, part/g)).toHaveLength(2);
+    expect(early.socket.bytes().equals(everything)).toBe(true);
+    expect(late.socket.bytes().equals(everything)).toBe(true);
+    expect(early.socket.frames().map((frame) => frame.type)).toEqual(["notice", "replay_end"]);
+  });
+
+  it("sends the bytes waiting for a batch before a frame that belongs after all of pi's output", () => {
+    const { hub, clock, connect } = setup();
+    const { socket } = connect();
+    socket.read();
+    clock.perSend = 1;
+    hub.writeStdout(Buffer.from('{"last":0}\n'));
+    hub.writeStdout(Buffer.from('{"last":1}\n'));
+    const exited: RelayFrame = { type: "child_exited", child: { state: "exited", epoch: 1, code: 0, signal: null, exitedAt: 0 } };
+    hub.broadcastAfterStdout(exited);
+    socket.read();
+    expect(socket.written.slice(-3)).toEqual([
+      { kind: "bytes", bytes: Buffer.from('{"last":0}\n') },
+      { kind: "bytes", bytes: Buffer.from('{"last":1}\n') },
+      { kind: "text", frame: exited },
+    ]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("bounds relay frames queued for a browser that never reads", () => {

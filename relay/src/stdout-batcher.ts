@@ -1,0 +1,104 @@
+// pi's stdout on its way to the browsers, in batches when many are watching.
+//
+// Handing a chunk to a browser costs one socket write, a system call, and
+// that is most of what the relay does while pi streams: pi writes a few
+// hundred records a second, each read as a chunk of its own, so 200 viewers
+// meant ~100,000 writes a second and a relay busy most of the time (its
+// event loop then runs late, and so does every viewer). The writes cost per
+// chunk, hardly per byte, so the chunks pi writes while one fan-out is being
+// paid for are sent together in the next one: after each fan-out the relay
+// waits SPACING times as long as that fan-out took before the next one (at
+// most MAX_WAIT_MS), so fanning out never takes more than about a fifth of
+// its time, whatever the number of browsers. A chunk arriving after that
+// pause goes out at once.
+//
+// With a few browsers a fan-out takes microseconds, so every chunk still goes
+// out as it arrives, as pi's read cut it (a wait under MIN_WAIT_MS is not
+// worth a timer). With 200 it takes about a millisecond and chunks are sent
+// a few at a time, a few milliseconds later.
+// The bytes are the same either way; only where one frame ends and the next
+// begins changes (the replay keeps the batches, so a browser catching up gets
+// the same frames the live ones got).
+//
+// Nothing else waits on a batch: `flush()` sends what is pending at once, for
+// whatever must come after every byte pi wrote so far (child_started,
+// child_exited).
+/** After a fan-out, wait this many times as long as it took before the next. */
+export const SPACING = 4;
+/** The longest a chunk waits for the next fan-out. */
+export const MAX_WAIT_MS = 5;
+/**
+ * A shorter wait is not worth a timer (Node's fire after 1 ms at the
+ * soonest): the chunk goes out at once. So while fan-outs take under a
+ * quarter of a millisecond (a handful of browsers), nothing is batched.
+ */
+export const MIN_WAIT_MS = 1;
+/** A batch this large goes out at once (pi writes at most 64 KiB per read, so this is a few reads). */
+export const MAX_BATCH_BYTES = 256 * 1024;
+
+export type BatcherOptions = {
+  /** A clock in ms (performance.now by default; tests pass their own). */
+  now?: () => number;
+  spacing?: number;
+  maxWaitMs?: number;
+};
+
+export class StdoutBatcher {
+  readonly #deliver: (batch: Buffer) => void;
+  readonly #now: () => number;
+  readonly #spacing: number;
+  readonly #maxWaitMs: number;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #timer: NodeJS.Timeout | null = null;
+  /** When the last fan-out ended, and how long to leave after it. */
+  #lastEnd = Number.NEGATIVE_INFINITY;
+  #spacingMs = 0;
+
+  /** `deliver` fans one batch out (appends it to the replay and sends it to every browser). */
+  constructor(deliver: (batch: Buffer) => void, options: BatcherOptions = {}) {
+    this.#deliver = deliver;
+    this.#now = options.now ?? (() => performance.now());
+    this.#spacing = options.spacing ?? SPACING;
+    this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+  }
+
+  /** Bytes read but not delivered yet. */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
+  }
+
+  /** A chunk pi wrote: delivered now, or with the next batch. */
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.#pending.push(chunk);
+    this.#pendingBytes += chunk.length;
+    if (this.#timer !== null && this.#pendingBytes < MAX_BATCH_BYTES) return;
+    const wait = this.#lastEnd + this.#spacingMs - this.#now();
+    if (wait < MIN_WAIT_MS || this.#pendingBytes >= MAX_BATCH_BYTES) return this.flush();
+    this.#timer = setTimeout(() => this.flush(), wait);
+  }
+
+  /** Delivers whatever is pending now, as one batch. */
+  flush(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#pendingBytes === 0) return;
+    const pending = this.#pending;
+    const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    const started = this.#now();
+    this.#deliver(batch);
+    this.#lastEnd = this.#now();
+    this.#spacingMs = Math.min(this.#maxWaitMs, this.#spacing * (this.#lastEnd - started));
+  }
+
+  /** Drops what is pending (the relay is shutting down). */
+  dispose(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+}
