@@ -43,7 +43,7 @@ async function makeViewerLink(page: Page, pier: RunningPier): Promise<string> {
   return address.inputValue();
 }
 
-type Room = { driver: Page; viewer: Page; viewerContext: BrowserContext; link: string };
+type Room = { driver: Page; viewer: Page; viewerContext: BrowserContext; link: string; errors: string[] };
 
 /** A driver named Ada and a viewer who came in through the driver's viewer link. */
 async function driverAndViewer(page: Page, browser: Browser, pier: RunningPier, viewerName: string): Promise<Room> {
@@ -61,6 +61,9 @@ async function driverAndViewer(page: Page, browser: Browser, pier: RunningPier, 
 
   const viewerContext = await browser.newContext();
   const viewer = await viewerContext.newPage();
+  // Page errors in either browser (e.g. a page that learns it is a viewer's while its prompt box has the focus).
+  const errors: string[] = [];
+  for (const p of [page, viewer]) p.on("pageerror", (error) => errors.push(error.message));
   await viewer.goto(link);
   await expect(connected(viewer)).toBeVisible();
   // A newcomer is asked for a name in a banner, not a modal.
@@ -69,7 +72,7 @@ async function driverAndViewer(page: Page, browser: Browser, pier: RunningPier, 
   await banner.getByRole("textbox", { name: "Your name" }).fill(viewerName);
   await banner.getByRole("button", { name: "Save name" }).click();
   await expect(banner).toBeHidden();
-  return { driver: page, viewer, viewerContext, link };
+  return { driver: page, viewer, viewerContext, link, errors };
 }
 
 test("the header lists who is here with their roles; names are remembered and shown as text", async ({ page, browser, pier }) => {
@@ -119,7 +122,7 @@ test("the header lists who is here with their roles; names are remembered and sh
 });
 
 test("a viewer watches live but cannot act, and the relay refuses a hand-made socket and the file API", async ({ page, browser, pier }) => {
-  const { driver, viewer, viewerContext } = await driverAndViewer(page, browser, pier, "Grace");
+  const { driver, viewer, viewerContext, errors } = await driverAndViewer(page, browser, pier, "Grace");
 
   const prompt = driver.getByRole("textbox", { name: "Prompt" });
   await prompt.fill("Hello there");
@@ -171,6 +174,7 @@ test("a viewer watches live but cannot act, and the relay refuses a hand-made so
   expect(statuses).toMatchObject({ save: 403, create: 403, tree: 200 });
   expect(statuses.saveBody).toMatch(/only a driver can save/);
   await expect(conversation(driver)).not.toContainText("pwned");
+  expect(errors).toEqual([]);
   await viewerContext.close();
 });
 
