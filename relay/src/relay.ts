@@ -5,10 +5,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
-import { checkAccess, cookieName, isAllowedHost, readCookie, sessionCookieHeader } from "./access-control.ts";
-import { AccessLinks, LINK_TTL_MS, type Grant, type RedeemFailure } from "./access-links.ts";
+import { checkAccess } from "./access-control.ts";
+import { AccessLinks, type Grant } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
-import { sendStatusPage } from "./http-pages.ts";
+import { admitHttp, header, redeemLink } from "./http-door.ts";
 import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
 import { SessionService } from "./sessions/session-service.ts";
@@ -103,56 +103,22 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://relay.invalid");
     const token = url.searchParams.get("token");
-    if (token !== null) return exchangeToken(request, response, url, token);
-    const decision = checkAccess(
-      {
-        host: request.headers.host,
-        origin: request.headers.origin,
-        secFetchSite: header(request, "sec-fetch-site"),
-        cookie: request.headers.cookie,
-        isWebSocket: false,
-      },
-      port,
-      (cookie) => links.grantFor(cookie),
-    );
-    if (!decision.allow) {
-      if (url.pathname.startsWith("/api/")) {
-        return sendApiError(response, decision.status, decision.status === 401 ? "unauthorized" : "forbidden", capitalize(decision.reason));
-      }
-      return sendStatusPage(response, decision.status, decision.status === 401 ? "Not authorized" : "Refused", capitalize(decision.reason));
+    if (token !== null) {
+      url.searchParams.delete("token");
+      return redeemLink(request, response, token, links, port, url.pathname + url.search);
     }
+    const grant = admitHttp(request, response, url, links, port);
+    if (grant === null) return;
     // Viewers look: anything that changes the workspace needs a driver.
-    if (decision.grant.role !== "driver" && request.method !== "GET" && request.method !== "HEAD") {
+    if (grant.role !== "driver" && request.method !== "GET" && request.method !== "HEAD") {
       request.resume();
       return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files.");
     }
-    grants.set(request, decision.grant);
+    grants.set(request, grant);
     if (await sessions.handleHttp(request, response, url)) return;
     if (await workspaceApi(request, response, url)) return;
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
     await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));
-  }
-
-  function exchangeToken(request: IncomingMessage, response: ServerResponse, url: URL, token: string): void {
-    if (!isAllowedHost(request.headers.host, port)) {
-      return sendStatusPage(response, 403, "Refused", "This Host is not allowed (use localhost or the IP address pier printed).");
-    }
-    url.searchParams.delete("token");
-    // Redirect so the secret leaves the address bar and the history entry.
-    const redirect = (cookieValue: string | null) => {
-      response.writeHead(303, {
-        ...(cookieValue !== null ? { "Set-Cookie": sessionCookieHeader(port, cookieValue) } : {}),
-        Location: url.pathname + url.search,
-        "Cache-Control": "no-store",
-        "Referrer-Policy": "no-referrer",
-      });
-      response.end();
-    };
-    const redemption = links.redeem(token);
-    if (redemption.ok) return redirect(redemption.cookieValue);
-    // This browser is signed in already (e.g. it reopened its own spent link): just go in.
-    if (links.grantFor(readCookie(request.headers.cookie, cookieName(port))) !== null) return redirect(null);
-    return sendStatusPage(response, 401, "This link does not open Pier", refusedLinkText(redemption.reason));
   }
 
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -220,30 +186,6 @@ async function closeRelay(server: Server, wss: WebSocketServer, hub: BrowserHub,
   wss.close();
   await pi.stop();
   await serverClosed;
-}
-
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-export function refusedLinkText(reason: RedeemFailure): string {
-  const fresh = "In the terminal where pier runs, press Enter: it prints a fresh link. Copy that one.";
-  const minutes = Math.round(LINK_TTL_MS / 60_000);
-  switch (reason) {
-    case "used":
-      return `This link was used already. Each link works once, for one browser, so that a copy of it (in a history, a log, a screen share) opens nothing. ${fresh}`;
-    case "expired":
-      return `This link has expired: links work for ${minutes} minutes. ${fresh}`;
-    case "revoked":
-      return `This link was revoked by a driver of this Pier. Ask them for a new one, or ${fresh[0]!.toLowerCase()}${fresh.slice(1)}`;
-    case "unknown":
-      return `This link's secret is not one this pier issued (pier makes new secrets every time it starts). ${fresh}`;
-  }
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1) + ".";
 }
 
 function statusText(status: number): string {

@@ -10,10 +10,8 @@
 import { createReadStream } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { checkAccess, cookieName, isAllowedHost, readCookie, sessionCookieHeader } from "./access-control.ts";
 import { AccessLinks } from "./access-links.ts";
-import { sendStatusPage } from "./http-pages.ts";
-import { refusedLinkText } from "./relay.ts";
+import { admitHttp, header, redeemLink } from "./http-door.ts";
 import { SECURITY_HEADERS, sendText, serveStatic } from "./static-files.ts";
 import { sendApiError, sendJson } from "./workspace/json-http.ts";
 
@@ -53,17 +51,9 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://relay.invalid");
     const token = url.searchParams.get("token");
-    if (token !== null) return exchangeToken(request, response, url, token);
-    const decision = checkAccess(
-      { host: request.headers.host, origin: request.headers.origin, secFetchSite: header(request, "sec-fetch-site"), cookie: request.headers.cookie, isWebSocket: false },
-      port,
-      (cookie) => links.grantFor(cookie),
-    );
-    if (!decision.allow) {
-      const reason = decision.reason.charAt(0).toUpperCase() + decision.reason.slice(1) + ".";
-      if (url.pathname.startsWith("/api/")) return sendApiError(response, decision.status, decision.status === 401 ? "unauthorized" : "forbidden", reason);
-      return sendStatusPage(response, decision.status, decision.status === 401 ? "Not authorized" : "Refused", reason);
-    }
+    // `?replay` tells the page to play the capture instead of connecting (a live page never waits to ask).
+    if (token !== null) return redeemLink(request, response, token, links, port, `${url.pathname}?replay`);
+    if (admitHttp(request, response, url, links, port) === null) return;
     request.resume();
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed: a replay changes nothing.");
     if (url.pathname === REPLAY_PROBE_PATH) return sendJson(response, 200, { name: options.name, size: options.size }, { "Cache-Control": "no-store" });
@@ -86,26 +76,6 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       response.destroy();
     });
     stream.pipe(response);
-  }
-
-  function exchangeToken(request: IncomingMessage, response: ServerResponse, url: URL, token: string): void {
-    if (!isAllowedHost(request.headers.host, port)) {
-      return sendStatusPage(response, 403, "Refused", "This Host is not allowed (use localhost or the IP address pier printed).");
-    }
-    // `?replay` tells the page to play the capture instead of connecting (a live page never waits to ask).
-    const redirect = (cookieValue: string | null) => {
-      response.writeHead(303, {
-        ...(cookieValue !== null ? { "Set-Cookie": sessionCookieHeader(port, cookieValue) } : {}),
-        Location: `${url.pathname}?replay`,
-        "Cache-Control": "no-store",
-        "Referrer-Policy": "no-referrer",
-      });
-      response.end();
-    };
-    const redemption = links.redeem(token);
-    if (redemption.ok) return redirect(redemption.cookieValue);
-    if (links.grantFor(readCookie(request.headers.cookie, cookieName(port))) !== null) return redirect(null);
-    return sendStatusPage(response, 401, "This link does not open Pier", refusedLinkText(redemption.reason));
   }
 
   // A replay has no relay socket: say so to anything that tries.
@@ -135,9 +105,4 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       await closed;
     },
   };
-}
-
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -3,30 +3,11 @@
 // opens the protocol inspector on its lesson and its records. Kept here, in
 // the main bundle and tiny, so the transcript can mark them without loading
 // the inspector; web/test/wire-terms.test.ts checks every lesson key exists.
+import { PI_EVENT_TYPES } from "@pier/protocol";
 
 /** What the inspector shows for a term: its lesson, and which record type to list. */
 export type WireTerm = { term: string; lessonKey: string; recordType: string };
 
-const EVENTS = [
-  "agent_start",
-  "agent_end",
-  "agent_settled",
-  "turn_start",
-  "turn_end",
-  "message_start",
-  "message_update",
-  "message_end",
-  "tool_execution_start",
-  "tool_execution_update",
-  "tool_execution_end",
-  "queue_update",
-  "compaction_start",
-  "compaction_end",
-  "auto_retry_start",
-  "auto_retry_end",
-  "session_info_changed",
-  "extension_error",
-];
 /** Steps inside a message_update (its assistantMessageEvent.type). */
 const DELTAS = ["text_start", "text_delta", "text_end", "thinking_start", "thinking_delta", "thinking_end", "toolcall_start", "toolcall_delta", "toolcall_end"];
 const COMMANDS = [
@@ -51,7 +32,7 @@ const COMMANDS = [
 ];
 
 const TERMS: ReadonlyMap<string, WireTerm> = new Map([
-  ...EVENTS.map((t): [string, WireTerm] => [t, { term: t, lessonKey: `event:${t}`, recordType: t }]),
+  ...PI_EVENT_TYPES.map((t): [string, WireTerm] => [t, { term: t, lessonKey: `event:${t}`, recordType: t }]),
   ...DELTAS.map((t): [string, WireTerm] => [t, { term: t, lessonKey: `delta:${t}`, recordType: "message_update" }]),
   ...COMMANDS.map((t): [string, WireTerm] => [t, { term: t, lessonKey: `command:${t}`, recordType: t }]),
   ["extension_ui_request", { term: "extension_ui_request", lessonKey: "ui:select", recordType: "extension_ui_request" }],
