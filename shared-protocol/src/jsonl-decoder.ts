@@ -1,56 +1,94 @@
 // Streaming decoder for pi's stdout: strict JSONL framing.
 //
-// Records are split on LF only and one trailing CR is stripped. A streaming
-// UTF-8 decoder keeps a character split across chunks until its last bytes
-// arrive (0x0A never occurs inside a multi-byte sequence, so splitting the
-// decoded text on "\n" is splitting the bytes on LF), and U+2028/U+2029/
-// U+0085 (which generic line readers treat as line breaks) stay inside their
-// JSON strings.
+// Records are split on LF only and one trailing CR is stripped. U+2028/
+// U+2029/U+0085 (which generic line readers treat as line breaks) stay
+// inside their JSON strings.
+//
+// The bytes are cut at LF before they are decoded: 0x0A never occurs inside
+// a multi-byte UTF-8 sequence, so everything up to a chunk's last LF is whole
+// characters and decodes in one call, without the decoder's streaming mode
+// (in Node that mode is several times slower than the one-shot path; in
+// Chromium both are fast). The bytes after the last LF wait, as bytes, for
+// the LF that ends their line. Decoding a chunk's lines at once and splitting
+// the text is cheaper than a decode per line.
 
 /** One framed line: a parsed JSON value, or text that is not JSON. */
 export type DecodedLine =
   | { kind: "record"; value: unknown; raw: string }
   | { kind: "invalid"; raw: string; error: string };
 
+const LF = 0x0a;
+
 export class JsonlDecoder {
-  /** The text of the line not finished yet (whole characters only). */
-  #pending = "";
-  /**
-   * One streaming decoder for the whole stream: a character split across
-   * chunks waits inside it for its last bytes. Decoding a chunk at once and
-   * splitting the text is several times cheaper than a decode per line.
-   */
-  readonly #utf8 = new TextDecoder("utf-8");
+  /** The bytes of the line not finished yet, in the order they came (each a copy: callers may reuse their buffers). */
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  /** A byte order mark is dropped at the start of the stream only (as a streaming TextDecoder does). */
+  #atStart = true;
+  /** One-shot decoding; ignoreBOM keeps a U+FEFF that starts a later line. */
+  readonly #utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
   /** Feed one chunk (any boundary); returns the lines it completed. */
   push(chunk: Uint8Array): DecodedLine[] {
-    const text = this.#utf8.decode(chunk, { stream: true });
     const lines: DecodedLine[] = [];
-    let lf = text.indexOf("\n");
-    if (lf === -1) {
-      this.#pending += text;
+    const last = chunk.lastIndexOf(LF);
+    if (last === -1) {
+      this.#hold(chunk);
       return lines;
     }
-    lines.push(decodeLine(this.#pending + text.slice(0, lf)));
-    let start = lf + 1;
-    while ((lf = text.indexOf("\n", start)) !== -1) {
-      lines.push(decodeLine(text.slice(start, lf)));
-      start = lf + 1;
+    const first = chunk.indexOf(LF);
+    lines.push(decodeLine(this.#text(this.#takePending(chunk.subarray(0, first)))));
+    if (last > first) {
+      // The whole lines between the first LF and the last: one decode, then split.
+      const text = this.#utf8.decode(chunk.subarray(first + 1, last + 1));
+      let start = 0;
+      for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", start)) {
+        lines.push(decodeLine(text.slice(start, lf)));
+        start = lf + 1;
+      }
     }
-    this.#pending = text.slice(start);
+    this.#hold(chunk.subarray(last + 1));
     return lines;
   }
 
   /** End of stream: a final line without LF is still a line. */
   end(): DecodedLine[] {
-    const text = this.#pending + this.#utf8.decode();
-    this.#pending = "";
-    return text.length === 0 ? [] : [decodeLine(text)];
+    if (this.#pendingBytes === 0) return [];
+    return [decodeLine(this.#text(this.#takePending(new Uint8Array(0))))];
   }
 
   /** UTF-8 bytes held for an unfinished line (for the inspector and for bounds). */
   get pendingBytes(): number {
-    return utf8Length(this.#pending);
+    return this.#pendingBytes;
+  }
+
+  #hold(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.#pending.push(bytes.slice());
+    this.#pendingBytes += bytes.length;
+  }
+
+  /** The held bytes followed by `tail`, as one array; nothing is held after. */
+  #takePending(tail: Uint8Array): Uint8Array {
+    if (this.#pending.length === 0) return tail;
+    const whole = new Uint8Array(this.#pendingBytes + tail.length);
+    let at = 0;
+    for (const part of this.#pending) {
+      whole.set(part, at);
+      at += part.length;
+    }
+    whole.set(tail, at);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    return whole;
+  }
+
+  /** The first line's text (a BOM that opens the stream is not part of it). */
+  #text(bytes: Uint8Array): string {
+    const text = this.#utf8.decode(bytes);
+    if (!this.#atStart) return text;
+    this.#atStart = false;
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
 }
 
@@ -61,18 +99,4 @@ function decodeLine(line: string): DecodedLine {
   } catch (error) {
     return { kind: "invalid", raw, error: error instanceof Error ? error.message : String(error) };
   }
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4; // a surrogate pair
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }

@@ -125,6 +125,26 @@ describe("JsonlDecoder", () => {
     expect(values(decoder.push(encoder.encode('c"}\n')))).toEqual([{ type: "abc" }]);
   });
 
+  it("drops a byte order mark that opens the stream, and keeps one that starts a later line", () => {
+    const decoder = new JsonlDecoder();
+    const lines = [...decoder.push(encoder.encode('\ufeff{"type":"a"}\n\ufeff{"type":"b"}\n')), ...decoder.end()];
+    expect(lines.map((line) => line.kind)).toEqual(["record", "invalid"]);
+    expect(lines[1]!.raw).toBe('\ufeff{"type":"b"}');
+  });
+
+  it("joins a long line that arrives over many chunks, counting the bytes it holds", () => {
+    const text = `{"type":"long","text":"${"é".repeat(50_000)}"}`;
+    const bytes = encoder.encode(`${text}\n`);
+    const decoder = new JsonlDecoder();
+    const lines = [];
+    for (let at = 0; at < bytes.length; at += 1000) {
+      lines.push(...decoder.push(bytes.subarray(at, at + 1000)));
+      if (at + 1000 < bytes.length - 1) expect(decoder.pendingBytes).toBe(Math.min(at + 1000, bytes.length));
+    }
+    expect(lines.map((line) => line.raw)).toEqual([text]);
+    expect(decoder.pendingBytes).toBe(0);
+  });
+
   it("replaces invalid UTF-8 instead of throwing", () => {
     const bad = Uint8Array.of(...encoder.encode('{"type":"'), 0xff, ...encoder.encode('"}\n'));
     expect(values(decodeAll([bad]))).toEqual([{ type: "\ufffd" }]);
