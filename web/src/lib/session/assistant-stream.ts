@@ -46,10 +46,34 @@ export function beginAssistantStream(state: SessionState, message: AssistantMess
   state.stream = { messageIndex: state.messages.length - 1, toolArgsText: {} };
 }
 
+/**
+ * What a delta needs, kept beside the state rather than in it. In the page
+ * `state` is a deep Svelte proxy: every field read goes through a trap, and
+ * finding the block and comparing the usage took ~30 of them per delta, more
+ * than the rest of the delta's work. The live message and its blocks are
+ * remembered here (as the proxies the state hands out, so writes to them
+ * stay reactive), and the usage is compared with the last one pi sent, a
+ * plain object.
+ */
+interface LiveCache {
+  message: AssistantMessage;
+  /** content[i] as last found or made here, while it is still of that kind. */
+  blocks: (Block | undefined)[];
+  /** The usage pi sent with the last delta (a wire object, not a proxy). */
+  usage: Usage | undefined;
+}
+const liveCaches = new WeakMap<SessionState, LiveCache>();
+
 /** The live message, creating one when deltas arrive without a message_start (truncated replay). */
-function liveMessage(state: SessionState): AssistantMessage {
+function liveMessage(state: SessionState): LiveCache {
   if (state.stream === null) beginAssistantStream(state, emptyAssistantMessage());
-  return state.messages[state.stream!.messageIndex] as AssistantMessage;
+  const message = state.messages[state.stream!.messageIndex] as AssistantMessage;
+  const cache = liveCaches.get(state);
+  // Anything that replaced the live message (message_start, get_messages, done) replaced the blocks too.
+  if (cache !== undefined && cache.message === message) return cache;
+  const fresh: LiveCache = { message, blocks: [], usage: undefined };
+  liveCaches.set(state, fresh);
+  return fresh;
 }
 
 function makeBlock(kind: "text" | "thinking" | "toolCall"): Block {
@@ -62,12 +86,17 @@ function makeBlock(kind: "text" | "thinking" | "toolCall"): Block {
  * The block at `index`, of the given kind. Holes below it (a start that was
  * never seen) are filled with empty text blocks so the array stays dense.
  */
-function blockAt(message: AssistantMessage, index: number, kind: "text" | "thinking" | "toolCall"): Block {
-  const content = message.content;
+function blockAt(live: LiveCache, index: number, kind: "text" | "thinking" | "toolCall"): Block {
+  const known = live.blocks[index];
+  if (known !== undefined && known.type === kind) return known;
+  const content = live.message.content;
   while (content.length < index) content.push(makeBlock("text"));
   const existing = content[index];
   if (existing === undefined || existing.type !== kind) content[index] = makeBlock(kind);
-  return content[index]!;
+  // Read back: the state's proxy of the block, whose writes Svelte sees.
+  const block = content[index]!;
+  live.blocks[index] = block;
+  return block;
 }
 
 /**
@@ -105,55 +134,58 @@ function sameUsage(a: Usage | null | undefined, b: Usage): boolean {
 }
 
 export function applyAssistantEvent(state: SessionState, event: AssistantMessageEvent, usage: Usage | undefined): void {
-  const message = liveMessage(state);
+  const live = liveMessage(state);
   // Only a change is written: in the browser each write of a new object
   // makes Svelte wrap it and re-run whatever shows it, once per delta.
-  if (usage !== undefined) {
+  if (usage !== undefined && !sameUsage(live.usage, usage)) {
+    live.usage = usage;
+    const message = live.message;
     if (!sameUsage(message.usage, usage)) message.usage = usage;
     if (!sameUsage(state.lastUsage, usage)) state.lastUsage = usage;
   }
   switch (event.type) {
     case "text_start":
-      blockAt(message, event.contentIndex, "text");
+      blockAt(live, event.contentIndex, "text");
       return;
     case "text_delta": {
-      const block = blockAt(message, event.contentIndex, "text") as TextContent;
+      const block = blockAt(live, event.contentIndex, "text") as TextContent;
       block.text += event.delta;
       return;
     }
     case "text_end": {
-      const block = blockAt(message, event.contentIndex, "text") as TextContent;
+      const block = blockAt(live, event.contentIndex, "text") as TextContent;
       block.text = event.content;
       return;
     }
     case "thinking_start":
-      blockAt(message, event.contentIndex, "thinking");
+      blockAt(live, event.contentIndex, "thinking");
       return;
     case "thinking_delta": {
-      const block = blockAt(message, event.contentIndex, "thinking") as ThinkingContent;
+      const block = blockAt(live, event.contentIndex, "thinking") as ThinkingContent;
       block.thinking += event.delta;
       return;
     }
     case "thinking_end": {
-      const block = blockAt(message, event.contentIndex, "thinking") as ThinkingContent;
+      const block = blockAt(live, event.contentIndex, "thinking") as ThinkingContent;
       block.thinking = event.content;
       return;
     }
     case "toolcall_start": {
-      const block = blockAt(message, event.contentIndex, "toolCall") as ToolCall;
+      const block = blockAt(live, event.contentIndex, "toolCall") as ToolCall;
       block.id = event.id;
       block.name = event.toolName;
       state.stream!.toolArgsText[event.contentIndex] = "";
       return;
     }
     case "toolcall_delta": {
-      blockAt(message, event.contentIndex, "toolCall");
+      blockAt(live, event.contentIndex, "toolCall");
       const args = state.stream!.toolArgsText;
       args[event.contentIndex] = (args[event.contentIndex] ?? "") + event.delta;
       return;
     }
     case "toolcall_end":
-      message.content[event.contentIndex] = event.toolCall;
+      live.message.content[event.contentIndex] = event.toolCall;
+      live.blocks[event.contentIndex] = undefined;
       delete state.stream!.toolArgsText[event.contentIndex];
       return;
     case "done":
