@@ -86,6 +86,32 @@ describe("text streaming", () => {
     expect(state.stream).toBeNull();
   });
 
+  it("sends each message's deltas to its own blocks, also when a block or the message is replaced mid-stream", () => {
+    const first = finalAssistant([{ type: "text", text: "one" }]);
+    const state = reduceAll([
+      msgStart(pendingAssistant()),
+      update({ type: "text_delta", contentIndex: 0, delta: "on" }),
+      msgEnd(first),
+      msgStart(pendingAssistant()),
+      update({ type: "text_delta", contentIndex: 0, delta: "tw" }),
+      update({ type: "toolcall_start", contentIndex: 1, id: "t1", toolName: "read", partial: pendingAssistant() }),
+      update({ type: "toolcall_end", contentIndex: 1, toolCall: { type: "toolCall", id: "t1", name: "read", arguments: { path: "a" } } }),
+      update({ type: "text_delta", contentIndex: 0, delta: "o" }),
+      update({ type: "text_delta", contentIndex: 2, delta: "after the call" }),
+    ]);
+    expect(state.messages[0]).toEqual(first);
+    expect(lastAssistant(state.messages).content).toEqual([
+      { type: "text", text: "two" },
+      { type: "toolCall", id: "t1", name: "read", arguments: { path: "a" } },
+      { type: "text", text: "after the call" },
+    ]);
+    // A "done" event swaps in pi's message; later deltas grow that one, not the swapped-out rebuild.
+    const done = finalAssistant([{ type: "text", text: "two!" }]);
+    applyRecord(state, update({ type: "done", reason: "stop", message: done }));
+    applyRecord(state, update({ type: "text_delta", contentIndex: 0, delta: "?" }));
+    expect(lastAssistant(state.messages).content).toEqual([{ type: "text", text: "two!?" }]);
+  });
+
   it("builds a message from deltas when the replay began after message_start", () => {
     const state = reduceAll([update({ type: "text_delta", contentIndex: 0, delta: "mid-stream" })]);
     expect(lastAssistant(state.messages).content).toEqual([{ type: "text", text: "mid-stream" }]);
