@@ -79,9 +79,25 @@ describe("entry index", () => {
     expect(plainConversation(index)!.messages).toHaveLength(2);
     // Two catch-ups from one cursor can cross: what is already held is skipped.
     expect(applyEntriesAnswer(index, { entries: [assistant("a1", "u1", "A"), user("u2", "a1", "B")], leafId: "u2" }, "u1")).toBe(true);
-    expect(index.order).toEqual(["u1", "a1", "u2"]);
+    expect(index.entries.map((e) => e.id)).toEqual(["u1", "a1", "u2"]);
     expect(applyEntriesAnswer(index, { entries: [user("u9", "zz", "x")], leafId: "u9" }, "gone")).toBe(false);
-    expect(index.order).toEqual(["u1", "a1", "u2"]);
+    expect(index.entries.map((e) => e.id)).toEqual(["u1", "a1", "u2"]);
+  });
+
+  it("walks long sessions and their branches (entries in append order, no map by id)", () => {
+    const trunk: object[] = [user("e0", null, "0")];
+    for (let i = 1; i < 10_000; i++) trunk.push(i % 2 ? assistant(`e${i}`, `e${i - 1}`, `${i}`) : user(`e${i}`, `e${i - 1}`, `${i}`));
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `e${i}`);
+    const index = loaded([...trunk, user("b1", "e10", "branch"), assistant("b2", "b1", "B")], "b2");
+    expect(activePath(index).map((e) => e.id)).toEqual([...ids(11), "b1", "b2"]);
+    expect(plainConversation(index)!.messages).toHaveLength(13);
+    // A catch-up whose entry hangs off an old one (the tree was navigated).
+    expect(applyEntriesAnswer(index, { entries: [user("c1", "e5000", "c")], leafId: "c1" }, "b2")).toBe(true);
+    expect(lastEntryId(index)).toBe("c1");
+    expect(activePath(index).map((e) => e.id)).toEqual([...ids(5001), "c1"]);
+    // The leaf moved back into the trunk, without new entries.
+    expect(applyEntriesAnswer(index, { entries: [], leafId: "e9999" }, "c1")).toBe(true);
+    expect(activePath(index)).toHaveLength(10_000);
   });
 
   it("survives junk from pi", () => {
@@ -90,7 +106,7 @@ describe("entry index", () => {
       expect(applyEntriesAnswer(index, junk, null)).toBe(false);
     }
     expect(applyEntriesAnswer(index, { entries: [null, 3, { id: 1 }, { id: "ok", type: "label", parentId: null, timestamp: at }], leafId: "ok" }, null)).toBe(true);
-    expect(index.order).toEqual(["ok"]);
+    expect(index.entries.map((e) => e.id)).toEqual(["ok"]);
     // A cycle in parent links does not hang.
     applyEntriesAnswer(index, { entries: [{ id: "x", type: "label", parentId: "y", timestamp: at }, { id: "y", type: "label", parentId: "x", timestamp: at }], leafId: "x" }, null);
     expect(activePath(index).map((e) => e.id)).toEqual(["y", "x"]);

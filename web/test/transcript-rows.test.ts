@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rowKey, transcriptRows } from "../src/lib/transcript/transcript-rows.ts";
+import { isMessageRow, rowKey, transcriptRows } from "../src/lib/transcript/transcript-rows.ts";
 import { distanceFromBottom, nextFollow, NEAR_BOTTOM_PX } from "../src/lib/transcript/follow.ts";
 import type { ConversationMessage, SystemMessage } from "../src/lib/pi-types.ts";
 import type { TranscriptMarker } from "../src/lib/session/session-state.ts";
@@ -18,7 +18,10 @@ describe("transcriptRows", () => {
   it("puts the system prompt first and skips tool results and hidden custom messages", () => {
     const rows = transcriptRows(system, [user("a"), assistant("b"), toolResult(), custom(false), custom(true)], []);
     expect(rows.map(rowKey)).toEqual(["system", "message:0", "message:1", "message:4"]);
-    expect(rows[0]!.kind).toBe("system");
+    expect(rows[0]).toMatchObject({ kind: "system" });
+    // A message's row is its index: no object per message.
+    expect(rows.slice(1)).toEqual([0, 1, 4]);
+    expect(rows.map(isMessageRow)).toEqual([false, true, true, true]);
   });
 
   it("places markers before the message they precede, in arrival order, and clamps past-the-end ones", () => {
@@ -36,7 +39,7 @@ describe("transcriptRows", () => {
     const messages = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? assistant(`a${i}`) : user(`u${i}`)));
     const rows = transcriptRows(system, messages, []);
     expect(rows).toHaveLength(10_001);
-    expect(rows.at(-1)).toMatchObject({ kind: "message", index: 9_999 });
+    expect(rows.at(-1)).toBe(9_999);
   });
 });
 

@@ -24,7 +24,7 @@ const rows = transcriptRows(system, messages, []);
 
 describe("transcript search", () => {
   it("searches what rows show: texts, tool headlines, commands and their output", () => {
-    const texts = rows.map(rowSearchText);
+    const texts = rows.map((row) => rowSearchText(row, messages));
     expect(texts[0]).toBe(""); // the system prompt (collapsed) is not searched
     expect(texts[2]).toBe("Use `parseConfig` from src/config.ts.\ngrep -rn parseConfig src\nsrc/config.ts");
     expect(texts[3]).toBe("And the image?");
@@ -32,14 +32,14 @@ describe("transcript search", () => {
   });
 
   it("finds rows ignoring case, top to bottom, and nothing for a blank query", () => {
-    expect(matchingRows(rows, "parseconfig")).toEqual([2]);
-    expect(matchingRows(rows, "  README  ")).toEqual([4]);
-    expect(matchingRows(rows, "src")).toEqual([2, 4]);
-    expect(matchingRows(rows, "config")).toEqual([1, 2]);
-    expect(matchingRows(rows, "   ")).toEqual([]);
+    expect(matchingRows(rows, messages, "parseconfig")).toEqual([2]);
+    expect(matchingRows(rows, messages, "  README  ")).toEqual([4]);
+    expect(matchingRows(rows, messages, "src")).toEqual([2, 4]);
+    expect(matchingRows(rows, messages, "config")).toEqual([1, 2]);
+    expect(matchingRows(rows, messages, "   ")).toEqual([]);
   });
 
   it("does not find collapsed or hidden text: thoughts, tool results, summaries, the system prompt", () => {
-    for (const hidden of ["want the parser", "hidden result", "Summary words", "Secret words"]) expect(matchingRows(rows, hidden)).toEqual([]);
+    for (const hidden of ["want the parser", "hidden result", "Summary words", "Secret words"]) expect(matchingRows(rows, messages, hidden)).toEqual([]);
   });
 });

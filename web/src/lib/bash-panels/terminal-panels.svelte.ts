@@ -5,6 +5,7 @@
 
 import type { BashExecutionMessage } from "@pier/protocol";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
+import { readableMessages } from "../session/loaded-messages.ts";
 import { BashPanelStore, type BashPanel } from "./bash-panel-store.ts";
 import { browserSessionStorage, CommandMemory } from "./command-memory.ts";
 
@@ -56,7 +57,8 @@ export class TerminalPanels {
 
   readonly panels: PanelView[] = $derived.by(() => {
     void this.#version;
-    const transcript = this.#conn.session.messages;
+    // Not through the state's proxy: a signal for each message searched (loaded-messages.ts).
+    const transcript = readableMessages(this.#conn.session.messages);
     return this.#store.panels.map((panel) => ({ ...panel, commandText: panel.command ?? recoverCommand(panel, transcript) }));
   });
 

@@ -16,9 +16,12 @@ import type { ConversationMessage } from "../pi-types.ts";
 export interface EntryIndex {
   /** The session these entries belong to (from get_state); null until known. */
   sessionId: string | null;
-  byId: Map<string, SessionEntry>;
-  /** Entry ids in append order. */
-  order: string[];
+  /**
+   * The entries in append order: an entry's parent is always before it, and
+   * usually right before it. No map by id: a long session has thousands of
+   * entries, and the few lookups by id are walks back from the end.
+   */
+  entries: SessionEntry[];
   /** pi's current position in the tree. */
   leafId: string | null;
   /** Bumped on every change, for views that derive from the index. */
@@ -26,21 +29,35 @@ export interface EntryIndex {
 }
 
 export function createEntryIndex(): EntryIndex {
-  return { sessionId: null, byId: new Map(), order: [], leafId: null, version: 0 };
+  return { sessionId: null, entries: [], leafId: null, version: 0 };
 }
 
 /** Forget everything (another session, or the cursor was not found). */
 export function resetEntryIndex(index: EntryIndex, sessionId: string | null): void {
   index.sessionId = sessionId;
-  index.byId = new Map();
-  index.order = [];
+  index.entries = [];
   index.leafId = null;
   index.version++;
 }
 
 /** The cursor for `get_entries {since}`: the last entry known, if any. */
 export function lastEntryId(index: EntryIndex): string | null {
-  return index.order.at(-1) ?? null;
+  return index.entries.at(-1)?.id ?? null;
+}
+
+/**
+ * Where entry `id` is, or -1: looked for from `from` back to the start
+ * (where a parent is), then after `from` (only junk from pi puts one there).
+ */
+function positionOf(entries: readonly SessionEntry[], id: string, from = entries.length - 1): number {
+  for (let i = Math.min(from, entries.length - 1); i >= 0; i--) if (entries[i]!.id === id) return i;
+  for (let i = Math.max(from + 1, 0); i < entries.length; i++) if (entries[i]!.id === id) return i;
+  return -1;
+}
+
+/** Whether the index holds entry `id`. */
+export function hasEntry(index: EntryIndex, id: string): boolean {
+  return positionOf(index.entries, id) !== -1;
 }
 
 /**
@@ -53,22 +70,25 @@ export function applyEntriesAnswer(index: EntryIndex, data: unknown, since: stri
   if (typeof data !== "object" || data === null) return false;
   const { entries, leafId } = data as { entries?: unknown; leafId?: unknown };
   if (!Array.isArray(entries) || !(leafId === null || typeof leafId === "string")) return false;
-  if (since === null) {
-    index.byId = new Map();
-    index.order = [];
-  } else if (!index.byId.has(since)) {
-    // Not ours: the index was reset meanwhile (another session).
-    return false;
-  }
-  // Two catch-ups with one cursor can cross: entries already held are skipped.
+  const sincePosition = since === null ? -1 : positionOf(index.entries, since);
+  // Not ours: the index was reset meanwhile (another session).
+  if (since !== null && sincePosition === -1) return false;
+  if (since === null) index.entries = [];
+  const held = index.entries;
+  // Two catch-ups with one cursor can cross: entries already held (after the cursor) are skipped.
+  const seen = new Set<string>();
+  for (let i = sincePosition + 1; i < held.length; i++) seen.add(held[i]!.id);
   let changed = since === null || leafId !== index.leafId;
   for (const entry of entries) {
-    if (!isEntry(entry) || index.byId.has(entry.id)) continue;
+    if (!isEntry(entry) || seen.has(entry.id)) continue;
     // The parent's id string instead of an equal copy: a long session holds thousands.
-    const parent = entry.parentId === null ? undefined : index.byId.get(entry.parentId);
-    if (parent !== undefined) entry.parentId = parent.id;
-    index.byId.set(entry.id, entry);
-    index.order.push(entry.id);
+    if (entry.parentId !== null) {
+      const last = held.length - 1;
+      const parent = last >= 0 && held[last]!.id === entry.parentId ? last : positionOf(held, entry.parentId);
+      if (parent !== -1) entry.parentId = held[parent]!.id;
+    }
+    held.push(entry);
+    seen.add(entry.id);
     changed = true;
   }
   index.leafId = leafId;
@@ -83,17 +103,23 @@ function isEntry(value: unknown): value is SessionEntry {
   return typeof id === "string" && typeof type === "string" && (parentId === null || typeof parentId === "string");
 }
 
-/** The entries from the root to the current leaf, in order (iterative: paths can be thousands long). */
+/**
+ * The entries from the root to the current leaf, in order. Linear in the
+ * entries: each parent is looked for back from its child, and the walk only
+ * goes back (iterative: paths can be thousands long).
+ */
 export function activePath(index: EntryIndex): SessionEntry[] {
+  const { entries } = index;
   const path: SessionEntry[] = [];
-  const seen = new Set<string>();
-  let id = index.leafId;
-  while (id !== null && !seen.has(id)) {
-    seen.add(id);
-    const entry = index.byId.get(id);
-    if (entry === undefined) break;
+  const seen = new Set<number>();
+  let at = index.leafId === null ? -1 : positionOf(entries, index.leafId);
+  while (at !== -1 && !seen.has(at)) {
+    seen.add(at);
+    const entry = entries[at]!;
     path.push(entry);
-    id = entry.parentId;
+    const parentId = entry.parentId;
+    if (parentId === null) break;
+    at = at > 0 && entries[at - 1]!.id === parentId ? at - 1 : positionOf(entries, parentId, at - 1);
   }
   return path.reverse();
 }
@@ -117,7 +143,7 @@ function isSystem(message: AgentMessage): message is SystemMessage {
  * shapes the context in a way only pi computes.
  */
 export function plainConversation(index: EntryIndex): { messages: ConversationMessage[]; systemPrompt: SystemMessage | null } | null {
-  if (index.leafId !== null && !index.byId.has(index.leafId)) return null;
+  if (index.leafId !== null && !hasEntry(index, index.leafId)) return null;
   const messages: ConversationMessage[] = [];
   let systemPrompt: SystemMessage | null = null;
   for (const entry of activePath(index)) {

@@ -17,6 +17,7 @@ import type {
 } from "../pi-types.ts";
 import { applyExtensionUiRequest } from "../extension-ui/extension-ui-state.ts";
 import { applyAssistantEvent, beginAssistantStream, endAssistantStream } from "./assistant-stream.ts";
+import { noteLoadedMessages } from "./loaded-messages.ts";
 import { takeAnswered, type AnsweredCommand } from "./pending-commands.ts";
 import { onToolExecutionEnd, onToolExecutionStart, onToolExecutionUpdate } from "./tool-executions.ts";
 import {
@@ -377,6 +378,7 @@ export function applyGetMessages(state: SessionState, messages: readonly AgentMe
     else next.push(m);
   }
   state.messages = next;
+  noteLoadedMessages(state.messages, next);
   state.needsMessages = false;
   state.needsSessionLoad = false;
   repositionMarkers(state);

@@ -135,7 +135,7 @@ export class SessionsStore {
 
   #buildTree(): void {
     const index = this.conn.entries;
-    this.tree = treeFromEntries(index.order.map((id) => index.byId.get(id)));
+    this.tree = treeFromEntries(index.entries);
     this.treeLeafId = index.leafId;
   }
 

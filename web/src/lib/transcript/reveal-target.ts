@@ -5,7 +5,7 @@
 
 import type { ConversationMessage } from "../pi-types.ts";
 import type { LinkTarget } from "./transcript-targets.ts";
-import type { TranscriptRow } from "./transcript-rows.ts";
+import { isMessageRow, type TranscriptRow } from "./transcript-rows.ts";
 
 /** The message holding tool call `toolCallId`, searched from the newest. */
 function messageOfToolCall(messages: readonly ConversationMessage[], toolCallId: string): number {
@@ -32,7 +32,7 @@ export function rowOfTarget(rows: readonly TranscriptRow[], messages: readonly C
   let index: number;
   switch (shown.kind) {
     case "marker":
-      return rows.findIndex((row) => row.kind === "marker" && row.marker.seq === shown.seq);
+      return rows.findIndex((row) => !isMessageRow(row) && row.kind === "marker" && row.marker.seq === shown.seq);
     case "tool":
       index = messageOfToolCall(messages, shown.toolCallId);
       break;
@@ -40,5 +40,5 @@ export function rowOfTarget(rows: readonly TranscriptRow[], messages: readonly C
       index = shown.index;
   }
   if (index === -1) return -1;
-  return rows.findIndex((row) => row.kind === "message" && row.index === index);
+  return rows.indexOf(index);
 }

@@ -12,7 +12,16 @@ export type TranscriptRow =
   /** Messages a compaction took out of the model's context (from pi's entries), collapsed. */
   | { kind: "history"; messages: readonly ConversationMessage[] }
   | { kind: "marker"; marker: TranscriptMarker }
-  | { kind: "message"; message: ConversationMessage; index: number };
+  /**
+   * A message, by its index in the messages the rows were made from. A
+   * number, not an object: a long session has thousands of message rows.
+   */
+  | number;
+
+/** Whether the row is a message's (its index), not the system prompt, the history or a marker. */
+export function isMessageRow(row: TranscriptRow): row is number {
+  return typeof row === "number";
+}
 
 /**
  * A row's key. Keys are stable while the transcript only grows, so a row
@@ -21,6 +30,7 @@ export type TranscriptRow =
  * 5,000-message transcript does not carry 5,000 key strings.
  */
 export function rowKey(row: TranscriptRow): string {
+  if (isMessageRow(row)) return `message:${row}`;
   switch (row.kind) {
     case "system":
       return "system";
@@ -28,8 +38,6 @@ export function rowKey(row: TranscriptRow): string {
       return "history";
     case "marker":
       return `marker:${row.marker.seq}`;
-    case "message":
-      return `message:${row.index}`;
   }
 }
 
@@ -58,7 +66,7 @@ export function transcriptRows(
     const message = messages[i]!;
     if (message.role === "toolResult") continue;
     if (message.role === "custom" && !message.display) continue;
-    rows.push({ kind: "message", message, index: i });
+    rows.push(i);
   }
   return rows;
 }

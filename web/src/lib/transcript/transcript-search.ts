@@ -10,12 +10,13 @@
 // Collapsed thoughts and summaries, and the system prompt, are not.
 import { toolHeadline } from "../../components/tools/tool-headline.ts";
 import type { ConversationMessage, ImageContent, TextContent } from "../pi-types.ts";
-import type { TranscriptRow } from "./transcript-rows.ts";
+import { isMessageRow, type TranscriptRow } from "./transcript-rows.ts";
 
-/** The text a row shows, for matching (not lower-cased). */
-export function rowSearchText(row: TranscriptRow): string {
-  if (row.kind !== "message") return "";
-  return messageSearchText(row.message);
+/** The text a row shows, for matching (not lower-cased); `messages` are those the rows were made from. */
+export function rowSearchText(row: TranscriptRow, messages: readonly ConversationMessage[]): string {
+  if (!isMessageRow(row)) return "";
+  const message = messages[row];
+  return message === undefined ? "" : messageSearchText(message);
 }
 
 function messageSearchText(message: ConversationMessage): string {
@@ -46,12 +47,12 @@ function toolCallHeadline(name: string, args: unknown): string {
 }
 
 /** Indexes of the rows whose text contains `query` (ignoring case); none for a blank query. */
-export function matchingRows(rows: readonly TranscriptRow[], query: string): number[] {
+export function matchingRows(rows: readonly TranscriptRow[], messages: readonly ConversationMessage[], query: string): number[] {
   const needle = query.trim().toLocaleLowerCase();
   if (needle === "") return [];
   const found: number[] = [];
   rows.forEach((row, index) => {
-    if (rowSearchText(row).toLocaleLowerCase().includes(needle)) found.push(index);
+    if (rowSearchText(row, messages).toLocaleLowerCase().includes(needle)) found.push(index);
   });
   return found;
 }
