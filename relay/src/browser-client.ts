@@ -66,18 +66,25 @@ export class BrowserClient {
     this.#send(text, Buffer.byteLength(text), false);
   }
 
-  sendBytes(chunk: Buffer): void {
-    this.#send(chunk, chunk.length, true);
+  /**
+   * Queues `chunk` for the socket unless it is closed (false). `written` is
+   * called once the socket is done with it (written, or the socket failed):
+   * nothing of the relay's reads it after that.
+   */
+  sendBytes(chunk: Buffer, written?: () => void): boolean {
+    return this.#send(chunk, chunk.length, true, written);
   }
 
-  #send(data: string | Buffer, size: number, binary: boolean): void {
-    if (!this.open) return;
+  #send(data: string | Buffer, size: number, binary: boolean, written?: () => void): boolean {
+    if (!this.open) return false;
     if (this.#inFlight === 0) this.#lastProgressAt = Date.now();
     this.#inFlight += size;
     this.socket.send(data, { binary }, () => {
       this.#inFlight -= size;
       this.#lastProgressAt = Date.now();
+      written?.();
       this.#onWritten(this);
     });
+    return true;
   }
 }

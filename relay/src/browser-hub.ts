@@ -46,6 +46,7 @@
 import type { WebSocket } from "ws";
 import type { RelayFrame } from "@pier/protocol";
 import { BrowserClient } from "./browser-client.ts";
+import { freeChunk } from "./chunk-reclaim.ts";
 import { StdoutBatcher, type BatcherOptions } from "./stdout-batcher.ts";
 import type { StdoutReplay } from "./stdout-replay.ts";
 
@@ -139,7 +140,11 @@ export class BrowserHub {
     for (const client of this.#live) client.sendText(text);
   }
 
-  /** A chunk of pi's stdout: into the replay and out to every browser, now or with the next batch. */
+  /**
+   * A chunk of pi's stdout: into the replay and out to every browser, now or
+   * with the next batch. The hub takes it over: its bytes are freed once the
+   * browsers have it written (chunk-reclaim.ts), so it reads as empty then.
+   */
   writeStdout(chunk: Buffer): void {
     this.#batcher.push(chunk);
   }
@@ -153,10 +158,16 @@ export class BrowserHub {
   #fanOut(batch: Buffer): void {
     this.#replay.append(batch);
     const now = Date.now();
+    // Freed when the last socket it goes to has written it (the replay holds a copy); this fan-out holds it until it is done.
+    let holders = 1;
+    const letGo = () => {
+      if (--holders === 0) freeChunk(batch);
+    };
     for (const client of this.#live) {
-      client.sendBytes(batch);
+      if (client.sendBytes(batch, letGo)) holders++;
       this.#consider(client, now);
     }
+    letGo();
     if (this.#catchingUp.size === 0) return;
     const start = this.#replay.start;
     for (const client of this.#catchingUp) {
@@ -293,7 +304,7 @@ export class BrowserHub {
       }
       const piece = this.#replay.pieceAt(client.offset, client.replayEnd ?? undefined);
       if (piece === null) return this.#tooSlow(client);
-      client.sendBytes(piece);
+      client.sendBytes(piece, () => freeChunk(piece));
       client.offset += piece.length;
     }
   }

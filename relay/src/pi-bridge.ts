@@ -60,8 +60,9 @@ export class PiBridge {
       }
     });
     pi.on("stdout", (chunk) => {
-      this.hub.writeStdout(chunk);
+      // Counted first: the hub takes the chunk over and may free it at once.
       this.#reclaim.noteChunk(chunk.length);
+      this.hub.writeStdout(chunk);
     });
     pi.on("stderrLine", (line) => {
       this.#recentStderr.push(line);

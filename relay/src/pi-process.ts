@@ -40,6 +40,7 @@ const MAX_STDERR_LINE = 4096;
 
 type PiProcessEvents = {
   status: [ChildStatus];
+  /** One read of pi's stdout. The relay's bridge takes it over: its bytes are freed once sent (chunk-reclaim.ts). */
   stdout: [Buffer];
   stderrLine: [string];
   /** stdin accepted writes again after a full buffer. */

@@ -23,6 +23,8 @@
 // Nothing else waits on a batch: `flush()` sends what is pending at once, for
 // whatever must come after every byte pi wrote so far (child_started,
 // child_exited).
+import { freeChunk } from "./chunk-reclaim.ts";
+
 /** After a fan-out, wait this many times as long as it took before the next. */
 export const SPACING = 4;
 /** The longest a chunk waits for the next fan-out. */
@@ -68,7 +70,7 @@ export class StdoutBatcher {
     return this.#pendingBytes;
   }
 
-  /** A chunk pi wrote: delivered now, or with the next batch. */
+  /** A chunk pi wrote: delivered now, or with the next batch (copied into it, and freed then). */
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
     this.#pending.push(chunk);
@@ -86,6 +88,7 @@ export class StdoutBatcher {
     if (this.#pendingBytes === 0) return;
     const pending = this.#pending;
     const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, this.#pendingBytes);
+    if (batch !== pending[0]) for (const chunk of pending) freeChunk(chunk);
     this.#pending = [];
     this.#pendingBytes = 0;
     const started = this.#now();

@@ -381,6 +381,32 @@ describe("BrowserHub", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("frees a chunk's bytes once every browser it went to has it written, and each copy sent from the replay once written", () => {
+    const { replay, hub, connect } = setup();
+    const record = (letter: string) => Buffer.concat([Buffer.alloc(8191, letter), Buffer.from("\n")]);
+    const alone = record("a");
+    hub.writeStdout(alone); // nobody watching: freed once in the replay
+    expect(alone.length).toBe(0);
+    const [one, two] = [connect(), connect()];
+    for (const { socket } of [one, two]) socket.read();
+    const chunk = record("b");
+    hub.writeStdout(chunk);
+    one.socket.read();
+    expect(chunk.length).toBe(8192); // the second browser has not got it yet
+    two.socket.read();
+    expect(chunk.length).toBe(0);
+    const expected = Buffer.concat([record("a"), record("b")]);
+    expect(one.socket.bytes().equals(expected)).toBe(true);
+    expect(two.socket.bytes().equals(expected)).toBe(true);
+    const late = connect();
+    const pieces = late.socket.queue.flatMap((entry) => (Buffer.isBuffer(entry.data) ? [entry.data] : []));
+    expect(pieces.map((piece) => piece.length)).toEqual([8192, 8192]);
+    late.socket.read();
+    expect(pieces.map((piece) => piece.length)).toEqual([0, 0]);
+    expect(late.socket.bytes().equals(expected)).toBe(true);
+    expect(Buffer.concat(replay.chunks).equals(expected)).toBe(true);
+  });
+
   it("bounds relay frames queued for a browser that never reads", () => {
     const { hub, connect } = setup();
     const { socket } = connect();

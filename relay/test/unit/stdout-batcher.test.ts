@@ -54,6 +54,17 @@ describe("StdoutBatcher", () => {
     expect(batches).toEqual(["a", "bc", "d"]);
   });
 
+  it("frees the chunks it copies into a batch, and hands a chunk sent alone on as it is", () => {
+    const { batcher, wait } = setup(1);
+    const chunk = (letter: string) => Buffer.alloc(8192, letter);
+    const [a, b, c] = [chunk("a"), chunk("b"), chunk("c")];
+    batcher.push(a);
+    batcher.push(b);
+    batcher.push(c);
+    wait(SPACING);
+    expect([a.length, b.length, c.length]).toEqual([8192, 0, 0]);
+  });
+
   it("never keeps a chunk waiting longer than MAX_WAIT_MS, however long a fan-out took", () => {
     const { batches, push, wait } = setup(50);
     push("a");
