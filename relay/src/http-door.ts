@@ -2,10 +2,11 @@
 // a `?token=` link is traded for a session cookie, and anything else must
 // carry an allowed Host and Origin and a cookie of a link still valid. One
 // place, so the live relay and the replay server cannot drift apart.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { checkAccess, cookieName, isAllowedHost, readCookie, sessionCookieHeader } from "./access-control.ts";
 import { LINK_TTL_MS, type AccessLinks, type Grant, type RedeemFailure } from "./access-links.ts";
 import { sendStatusPage } from "./http-pages.ts";
+import { sendText } from "./static-files.ts";
 import { sendApiError } from "./workspace/json-http.ts";
 
 export function header(request: IncomingMessage, name: string): string | undefined {
@@ -70,4 +71,15 @@ export function refusedLinkText(reason: RedeemFailure): string {
     case "unknown":
       return `This link's secret is not one this pier issued (pier makes new secrets every time it starts). ${fresh}`;
   }
+}
+
+/** An HTTP server for `handle`: a request it fails is logged and answered 500 (or cut, once headers went out), never left hanging. */
+export function serveHttp(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, log: (message: string) => void): Server {
+  return createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`HTTP error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) sendText(response, 500, "Internal error.");
+      else response.destroy();
+    });
+  });
 }

@@ -1,14 +1,14 @@
 // The relay: one pi child, any number of browsers. HTTP serves the SPA behind
 // the access rules; the WebSocket carries pi's stdout bytes out (binary
 // frames, unchanged, in order) and single command lines in.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
 import { checkAccess } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
-import { admitHttp, header, redeemLink } from "./http-door.ts";
+import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
 import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
 import { SessionService } from "./sessions/session-service.ts";
@@ -92,13 +92,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     },
   });
 
-  const server = createServer((request, response) => {
-    handleHttp(request, response).catch((error: unknown) => {
-      options.log(`HTTP error: ${error instanceof Error ? error.message : String(error)}`);
-      if (!response.headersSent) sendText(response, 500, "Internal error.");
-      else response.destroy();
-    });
-  });
+  const server = serveHttp(handleHttp, options.log);
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://relay.invalid");

@@ -8,10 +8,10 @@
 //   GET /api/replay          {"name": "<file name>", "size": <bytes>}
 //   GET /api/replay/capture  the capture, as it is on disk
 import { createReadStream } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { AccessLinks } from "./access-links.ts";
-import { admitHttp, header, redeemLink } from "./http-door.ts";
+import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
 import { SECURITY_HEADERS, sendText, serveStatic } from "./static-files.ts";
 import { sendApiError, sendJson } from "./workspace/json-http.ts";
 
@@ -40,13 +40,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const links = new AccessLinks();
   let port = options.port;
 
-  const server = createServer((request, response) => {
-    handleHttp(request, response).catch((error: unknown) => {
-      options.log(`HTTP error: ${error instanceof Error ? error.message : String(error)}`);
-      if (!response.headersSent) sendText(response, 500, "Internal error.");
-      else response.destroy();
-    });
-  });
+  const server = serveHttp(handleHttp, options.log);
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://relay.invalid");
