@@ -27,9 +27,12 @@ test("a failed model call shows a live retry countdown where it happened, then t
 
 test("Compact now summarises the conversation and the transcript says so in words", async ({ page, pier }) => {
   await page.goto(pier.url);
-  for (const text of ["First question", "Second question"]) {
+  // Each answer streams in ~0.1 s: wait for it whole and the agent idle (a
+  // glimpse of "Working" that short is easily missed between two polls).
+  for (const [i, text] of ["First question", "Second question"].entries()) {
     await sendPrompt(page, text);
-    await expect(page.getByRole("status", { name: /^Agent:/ })).toHaveAccessibleName("Agent: Working");
+    await expect(conversation(page).getByRole("article", { name: "pi" })).toHaveCount(i + 1);
+    await expect(conversation(page).getByRole("article", { name: "pi" }).nth(i)).toContainText("doubles as the compaction summary.");
     await expect(page.getByRole("status", { name: /^Agent:/ })).toHaveAccessibleName("Agent: Idle");
   }
   await page.getByRole("button", { name: "Session settings" }).click();
