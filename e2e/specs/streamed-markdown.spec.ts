@@ -1,0 +1,59 @@
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "../support/pier.ts";
+
+// A streamed answer keeps its finished blocks in runs of elements
+// (web/src/lib/markdown/block-runs.ts), one item per update. A reload
+// rebuilds the same answer at once: in one run, or rendered whole when it
+// is already complete by the time it is shown. The two must look
+// the same: the same blocks in the same order, at the same places (margins
+// still collapse across a run boundary).
+
+test.use({ scenarioName: "many-blocks" });
+
+const answer = (page: Page) => page.getByRole("log", { name: "Conversation" }).getByRole("article", { name: "pi" }).last();
+
+interface Block {
+  tag: string;
+  text: string;
+  top: number;
+  height: number;
+}
+
+/** The answer's top-level blocks (runs unwrapped), where they sit relative to the text's top. */
+async function blocksOf(text: Locator): Promise<{ runs: number; blocks: Block[] }> {
+  return text.evaluate((md) => {
+    const top = md.getBoundingClientRect().top;
+    const elements = [...md.children].flatMap((child) => (child.classList.contains("md-run") ? [...child.children] : [child]));
+    return {
+      runs: md.querySelectorAll(":scope > .md-run").length,
+      blocks: elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        return { tag: element.localName, text: element.textContent ?? "", top: Math.round(box.top - top), height: Math.round(box.height) };
+      }),
+    };
+  });
+}
+
+test("a streamed answer of many blocks looks the same as the same answer rebuilt at once", async ({ page, pier }) => {
+  await page.goto(pier.url);
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  await prompt.fill("Write many blocks");
+  await prompt.press("Enter");
+  await expect(answer(page)).toContainText("End of the blocks.");
+  await expect(page.getByRole("status", { name: /^Agent:/ })).toHaveAccessibleName("Agent: Idle");
+  // Code blocks are highlighted once the text stops changing (in both cases).
+  const streamedText = answer(page).locator(".md").first();
+  await expect(streamedText.locator("pre code.hljs")).toHaveCount(6);
+  const streamed = await blocksOf(streamedText);
+  expect(streamed.runs).toBeGreaterThanOrEqual(2);
+
+  await page.reload();
+  await expect(answer(page)).toContainText("End of the blocks.");
+  const loadedText = answer(page).locator(".md").first();
+  await expect(loadedText.locator("pre code.hljs")).toHaveCount(6);
+  const loaded = await blocksOf(loadedText);
+  expect(loaded.runs).toBeLessThanOrEqual(1);
+
+  expect(streamed.blocks.length).toBe(86);
+  expect(streamed.blocks).toEqual(loaded.blocks);
+});
