@@ -243,3 +243,49 @@ test("a command from another browser shows who sent it", async ({ page, pier, br
   }
   expect(errors).toEqual([]);
 });
+
+test.describe("while pi streams", () => {
+  test.use({ scenarioName: "long-answer" });
+
+  /** How far a scrolled element is from its end, in pixels, sampled `times` times over a second. */
+  async function distancesFromEnd(scroller: Locator, times = 5): Promise<number[]> {
+    const seen: number[] = [];
+    for (let i = 0; i < times; i++) {
+      seen.push(await scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight));
+      await scroller.page().waitForTimeout(200);
+    }
+    return seen;
+  }
+
+  test("the records and the bytes keep the newest in view until the person scrolls away", async ({ page, pier }) => {
+    const errors = watchErrors(page);
+    await page.goto(pier.url);
+    await openInspector(page);
+    await inspector(page).getByRole("checkbox", { name: "group deltas" }).uncheck();
+    await sendPrompt(page, "Count for me");
+    const answer = conversation(page).getByRole("article", { name: "pi" }).last();
+    await expect(answer).toContainText("five");
+
+    // One row per delta: the list outgrows its view within a second, and follows.
+    const list = inspector(page).locator(".records-viewport");
+    await expect.poll(() => list.evaluate((element) => element.scrollHeight > 2 * element.clientHeight)).toBe(true);
+    for (const distance of await distancesFromEnd(list)) expect(distance).toBeLessThanOrEqual(1);
+
+    await inspector(page).getByRole("tab", { name: "Bytes" }).click();
+    const bytes = inspector(page).getByRole("region", { name: "Bytes" });
+    await expect.poll(() => bytes.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    for (const distance of await distancesFromEnd(bytes)) expect(distance).toBeLessThanOrEqual(1);
+
+    // Scrolling up in the records stops following: the list stays where the person put it.
+    await inspector(page).getByRole("tab", { name: "Records" }).click();
+    await list.hover();
+    await page.mouse.wheel(0, -600);
+    await expect(inspector(page).getByRole("button", { name: "Follow live" })).toHaveAttribute("aria-pressed", "false");
+    const top = await list.evaluate((element) => element.scrollTop);
+    await page.waitForTimeout(600);
+    expect(await list.evaluate((element) => element.scrollTop)).toBe(top);
+    expect(await list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeGreaterThan(100);
+    await expect(answer).toContainText("Done counting.", { timeout: 20_000 });
+    expect(errors).toEqual([]);
+  });
+});
