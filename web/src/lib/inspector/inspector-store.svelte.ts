@@ -10,6 +10,7 @@
 // REFRESH_MS while records arrive.
 
 import { connection, view } from "../app-context.svelte.ts";
+import { FrameScheduler } from "../relay/frame-scheduler.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { entryText, logEntry, type LogEntry } from "../session/record-log.ts";
 import { revealInTranscript, transcriptLinks, type LinkTarget } from "../transcript/transcript-links.svelte.ts";
@@ -92,25 +93,25 @@ export class InspectorStore {
 
   /**
    * The models changed. Called for every record while pi streams, so it only
-   * notes it; the views look again from an animation frame (with the
-   * transcript's changes, not in a task of their own that would lay the page
-   * out once more), at most every REFRESH_MS.
+   * notes it; the views look again once per frame at most, right after one
+   * (like the transcript: frame-scheduler.ts), and at most every REFRESH_MS.
    */
   #changed(): void {
     if (this.#dirty) return;
     this.#dirty = true;
-    requestAnimationFrame(this.#tick);
+    this.#refresher.schedule();
   }
 
-  readonly #tick = (now: number): void => {
+  readonly #refresher = new FrameScheduler(() => {
+    const now = performance.now();
     if (now - this.#lastRefresh < REFRESH_MS) {
-      requestAnimationFrame(this.#tick);
+      this.#refresher.schedule();
       return;
     }
     this.#dirty = false;
     this.#lastRefresh = now;
     this.version++;
-  };
+  });
 
   /** Show the lesson and the records of a term the transcript named (request `seq`, handled once). */
   showLesson(term: string, seq: number): void {

@@ -3,6 +3,14 @@
 // thousands of records a second, and a page that applies each as it comes
 // re-renders far more often than the screen can show.
 //
+// The work runs in a task of its own right after the frame, not inside the
+// frame's callback: a frame task is the callbacks plus style, layout and
+// paint, and putting the work (and the Svelte update it causes) there made
+// the longest task their sum, about 65 ms while a long answer streams. Apart,
+// each is a task of its own (about 35 ms at most) and the next frame shows
+// what the work changed. A MessageChannel message is that task: a timer would
+// be clamped, and the frame would wait for it.
+//
 // requestAnimationFrame does not fire in a hidden page, nor reliably right
 // after it was hidden: a timer stands in (`fallbackMs`), so the work still
 // happens, just without frames. Callers that need it done at once while
@@ -20,6 +28,9 @@ export class FrameScheduler {
   readonly #fallbackMs: number;
   #frame: number | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The frame came and the task after it is posted. */
+  #posted = false;
+  #channel: MessageChannel | null = null;
 
   constructor(run: () => void, fallbackMs = FALLBACK_MS) {
     this.#run = run;
@@ -27,17 +38,22 @@ export class FrameScheduler {
   }
 
   get scheduled(): boolean {
-    return this.#frame !== null || this.#timer !== null;
+    return this.#frame !== null || this.#timer !== null || this.#posted;
   }
 
-  /** Run in the next animation frame (or by the timer without frames); a no-op when already scheduled. */
+  /** Run right after the next animation frame (or by the timer without frames); a no-op when already scheduled. */
   schedule(): void {
     if (this.scheduled) return;
     const fire = () => {
       this.cancel();
       this.#run();
     };
-    if (typeof requestAnimationFrame === "function" && !pageHidden()) this.#frame = requestAnimationFrame(fire);
+    if (typeof requestAnimationFrame === "function" && !pageHidden()) {
+      this.#frame = requestAnimationFrame(() => {
+        this.cancel();
+        this.#postTask();
+      });
+    }
     this.#timer = setTimeout(fire, this.#frame === null ? 0 : this.#fallbackMs);
   }
 
@@ -55,5 +71,21 @@ export class FrameScheduler {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#frame = null;
     this.#timer = null;
+    this.#posted = false;
+  }
+
+  #postTask(): void {
+    if (typeof MessageChannel !== "function") return this.#run();
+    if (this.#channel === null) {
+      this.#channel = new MessageChannel();
+      this.#channel.port1.onmessage = () => {
+        // Cancelled (or already run by another path) since it was posted.
+        if (!this.#posted) return;
+        this.#posted = false;
+        this.#run();
+      };
+    }
+    this.#posted = true;
+    this.#channel.port2.postMessage(null);
   }
 }
