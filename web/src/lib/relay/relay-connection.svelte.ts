@@ -91,8 +91,8 @@ const FRAME_BUDGET_MS = 8;
  * take CATCH_UP_BUDGET_MS: with a fixed slice, a page that fell behind (a
  * long frame, a collection) stayed 200–400 ms behind a fast stream for
  * seconds. The slice and the Svelte update after it are a task of their
- * own, apart from the frame's layout and paint, which keeps that task near
- * 40 ms at most even so.
+ * own, apart from the frame's layout and paint, so the longer slice still
+ * leaves that task around 50 ms at most.
  */
 const BEHIND_MS = 50;
 const CATCH_UP_BUDGET_MS = 16;
