@@ -52,12 +52,23 @@ test("the timeline shows the run as nested bars in lanes, live, and zooms", asyn
   // The picture says in words what it shows.
   await expect(inspector(page).getByRole("img", { name: /^Timeline/ })).toBeAttached();
 
-  // Zoom in: fewer things fit in view; Fit all brings them back.
-  const all = await bars.getByRole("button").count();
+  // Zoom in: fewer things fit in view; Fit all brings them back. The page
+  // asks pi for its state once the run is over: count once those records are
+  // drawn too (the timeline looks again at most every 100 ms).
+  const shown = () => bars.getByRole("button").count();
+  let all = -1;
+  await expect
+    .poll(async () => {
+      const before = await shown();
+      await page.waitForTimeout(300);
+      all = await shown();
+      return all === before;
+    })
+    .toBe(true);
   for (let i = 0; i < 6; i++) await inspector(page).getByRole("button", { name: "Zoom in" }).click();
-  await expect.poll(() => bars.getByRole("button").count()).toBeLessThan(all);
+  await expect.poll(shown).toBeLessThan(all);
   await inspector(page).getByRole("button", { name: "Fit all" }).click();
-  await expect.poll(() => bars.getByRole("button").count()).toBe(all);
+  await expect.poll(shown).toBe(all);
 });
 
 test("the composer sends a command from a template, shows pi's answer, refuses what the relay would, and re-sends an edited earlier command", async ({ page, pier }) => {
