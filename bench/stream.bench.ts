@@ -13,6 +13,13 @@
 //   every marker up to the last one found is visible from then on (the text
 //   only grows). That is when it is in the DOM, at most one paint before
 //   the eye.
+// - "Received" splits that latency: the page's WebSockets are wrapped (in
+//   the bench only) to note when each binary frame reaches the page's
+//   JavaScript, before any of Pier's code runs. The relay sends both clients
+//   the same frames in the same order, so the page's frames are matched to
+//   the wire client's by their sizes. Delta → received is time in the
+//   relay, the network stack and the page's task queue (a busy main thread
+//   runs the socket's tasks late); received → visible is Pier's own work.
 // - Main-thread tasks come from a Chromium trace (every task, not only those
 //   over 50 ms that the longtask API reports); frames from a
 //   requestAnimationFrame loop in the page (the longest gap between two
@@ -81,6 +88,8 @@ interface Sample {
   fps: number;
   latencyMedianMs: number;
   latencyP95Ms: number;
+  receivedMedianMs: number;
+  receivedP95Ms: number;
   lastDeltaLagMs: number;
   keyMedianMs: number;
   keyMaxMs: number;
@@ -101,7 +110,19 @@ function instrumentPage(total: number): void {
   const frames: number[] = [];
   const keyLatency: number[] = [];
   let highest = -1;
-  const probe = { visible, frames, keyLatency, highest: () => highest };
+  /** [time, byteLength] of each binary WebSocket frame, as the page's code gets it. */
+  const socketFrames: [number, number][] = [];
+  const probe = { visible, frames, keyLatency, socketFrames, highest: () => highest };
+  // Noted first: a listener added in the constructor runs before the page's own onmessage.
+  const PageSocket = WebSocket;
+  window.WebSocket = class extends PageSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener("message", (event) => {
+        if (event.data instanceof ArrayBuffer) socketFrames.push([now(), event.data.byteLength]);
+      });
+    }
+  };
   (window as unknown as { __stream: typeof probe }).__stream = probe;
 
   const markerPattern = /m(\d{5})/g;
@@ -176,12 +197,16 @@ async function showPanel(page: Page, panel: Panel): Promise<void> {
 /** Per delta, when the relay sent it (epoch ms), from a second client of the same pier. */
 function watchWire(client: WireClient) {
   const sentAt = new Float64Array(DELTAS).fill(NaN);
+  /** Per delta, the index of the binary frame that carried it (in `frameSizes`). */
+  const frameOf = new Int32Array(DELTAS).fill(-1);
+  const frameSizes: number[] = [];
   let updates = 0;
   let deltas = 0;
   const decoder = new JsonlDecoder();
   client.ws.on("message", (data, isBinary) => {
     if (!isBinary) return;
     const at = performance.timeOrigin + performance.now();
+    frameSizes.push((data as Buffer).length);
     for (const line of decoder.push(data as Buffer)) {
       if (line.kind !== "record") continue;
       const record = line.value as { type?: string; assistantMessageEvent?: { type?: string; delta?: string } };
@@ -191,10 +216,30 @@ function watchWire(client: WireClient) {
       if (event?.type !== "text_delta") continue;
       deltas++;
       const marker = /m(\d{5})/.exec(event.delta ?? "");
-      if (marker) sentAt[Number(marker[1])] = at;
+      if (marker) {
+        sentAt[Number(marker[1])] = at;
+        frameOf[Number(marker[1])] = frameSizes.length - 1;
+      }
     }
   });
-  return { sentAt, counts: () => ({ updates, deltas }) };
+  return { sentAt, frameOf, frameSizes, counts: () => ({ updates, deltas }) };
+}
+
+/**
+ * Where the wire client's frames start among the page's (which connected
+ * first, so it may have had more): the first offset at which the next
+ * frames have the very same sizes. -1 when they never line up (the relay
+ * stopped sending one of them live), and then nothing is reported.
+ */
+function alignFrames(pageSizes: readonly number[], wireSizes: readonly number[]): number {
+  const run = Math.min(wireSizes.length, 200);
+  if (run === 0) return -1;
+  for (let offset = 0; offset + run <= pageSizes.length; offset++) {
+    let same = true;
+    for (let i = 0; i < run && same; i++) same = pageSizes[offset + i] === wireSizes[i];
+    if (same) return offset;
+  }
+  return -1;
 }
 
 /** Main-thread task durations (ms) of the page's renderer, from a trace. */
@@ -268,12 +313,28 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
 
     const probe = await page.evaluate(() => {
       const s = (window as any).__stream;
-      return { visible: Array.from(s.visible as Float64Array), frames: s.frames as number[], keyLatency: s.keyLatency as number[] };
+      return {
+        visible: Array.from(s.visible as Float64Array),
+        frames: s.frames as number[],
+        keyLatency: s.keyLatency as number[],
+        socketFrames: s.socketFrames as [number, number][],
+      };
     });
     const sentAt = Array.from(watch.sentAt);
     const latencies: number[] = [];
     for (let k = 0; k < DELTAS; k++) {
       if (Number.isFinite(sentAt[k]) && Number.isFinite(probe.visible[k])) latencies.push(probe.visible[k]! - sentAt[k]!);
+    }
+    const offset = alignFrames(
+      probe.socketFrames.map(([, size]) => size),
+      watch.frameSizes,
+    );
+    const received: number[] = [];
+    if (offset !== -1) {
+      for (let k = 0; k < DELTAS; k++) {
+        const frame = probe.socketFrames[offset + watch.frameOf[k]!];
+        if (watch.frameOf[k] !== -1 && frame !== undefined && Number.isFinite(sentAt[k])) received.push(frame[0] - sentAt[k]!);
+      }
     }
     const firstSent = sentAt[0]!;
     const lastSent = sentAt[DELTAS - 1]!;
@@ -297,6 +358,8 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
       fps: frames.length / ((lastVisible - firstSent) / 1000),
       latencyMedianMs: median(latencies),
       latencyP95Ms: quantile(latencies, 0.95),
+      receivedMedianMs: median(received),
+      receivedP95Ms: quantile(received, 0.95),
       lastDeltaLagMs: lastVisible - lastSent,
       keyMedianMs: median(probe.keyLatency),
       keyMaxMs: Math.max(0, ...probe.keyLatency),
@@ -331,6 +394,8 @@ try {
     ["frames per second while streaming", "fps", 1],
     ["delta → visible, median (ms)", "latencyMedianMs", 0],
     ["delta → visible, p95 (ms)", "latencyP95Ms", 0],
+    ["delta → received, median (ms)", "receivedMedianMs", 0],
+    ["delta → received, p95 (ms)", "receivedP95Ms", 0],
     ["last delta on wire → visible (ms)", "lastDeltaLagMs", 0],
     ["key → next frame, median (ms)", "keyMedianMs", 0],
     ["key → next frame, max (ms)", "keyMaxMs", 0],
@@ -343,9 +408,10 @@ try {
   const head = variants.map((v) => v.name.padStart(width)).join("") + (variants.length === 2 ? "ratio".padStart(9) : "");
   console.log(`${"".padEnd(40)}${head}`);
   for (const [label, key, digits] of rows) {
-    const values = variants.map((v) => median(samples.get(v.name)!.map((s) => s[key])));
+    // A figure a round could not measure (frames that did not line up) is left out; "n/a" when no round could.
+    const values = variants.map((v) => median(samples.get(v.name)!.map((s) => s[key]).filter(Number.isFinite)));
     const ratio = values.length === 2 ? `${(values[1]! / values[0]!).toFixed(2)}×`.padStart(9) : "";
-    console.log(`${label.padEnd(40)}${values.map((x) => x.toFixed(digits).padStart(width)).join("")}${ratio}`);
+    console.log(`${label.padEnd(40)}${values.map((x) => (Number.isNaN(x) ? "n/a" : x.toFixed(digits)).padStart(width)).join("")}${ratio}`);
   }
   if (baselineDist) console.log(`(baseline: the page built from ${baselineDist})`);
   if (variants.length === 2) console.log(`(ratio = ${variants[1]!.name} ÷ ${variants[0]!.name}, lower is better except for frames)`);
