@@ -46,6 +46,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { connectBrowser, startPier, type Browser as WireClient } from "../relay/test/support/pier-process.ts";
 import { JsonlDecoder } from "../shared-protocol/src/index.ts";
+import { mainThreadTasks } from "./support/main-thread-tasks.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
 import { streamScenario } from "./support/stream-scenario.ts";
 
@@ -245,33 +246,6 @@ function alignFrames(pageSizes: readonly number[], wireSizes: readonly number[])
   return -1;
 }
 
-/**
- * The page's renderer main-thread tasks, from a trace: each one's wall time
- * and its thread (CPU) time, in ms. On a machine where the browser, pi, the
- * relay and this bench share a few cores, a task's wall time also counts the
- * time its thread waited for a core; the CPU time is the page's own work.
- */
-function mainThreadTasks(trace: Buffer): { wall: number; cpu: number }[] {
-  const { traceEvents } = JSON.parse(trace.toString("utf8")) as {
-    traceEvents: { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[];
-  };
-  const mains = new Set(
-    traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
-  );
-  const byThread = new Map<string, { wall: number; cpu: number }[]>();
-  for (const e of traceEvents) {
-    if (e.ph !== "X" || e.dur === undefined || !/RunTask/.test(e.name)) continue;
-    const key = `${e.pid}:${e.tid}`;
-    if (!mains.has(key)) continue;
-    (byThread.get(key) ?? byThread.set(key, []).get(key)!).push({ wall: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000 });
-  }
-  // The busiest renderer main thread is the page's.
-  const busy = (tasks: { wall: number }[]) => tasks.reduce((sum, task) => sum + task.wall, 0);
-  let busiest: { wall: number; cpu: number }[] = [];
-  for (const tasks of byThread.values()) if (busy(tasks) > busy(busiest)) busiest = tasks;
-  return busiest;
-}
-
 const browser = await chromium.launch({
   ...(existsSync("/usr/bin/chromium") ? { executablePath: "/usr/bin/chromium" } : {}),
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...BENCH_CHROMIUM_ARGS],
@@ -400,7 +374,7 @@ try {
     ["first → last delta on the wire (ms)", "wireMs", 0],
     ["longest main-thread task (ms)", "longestTaskMs", 0],
     ["main-thread tasks over 50 ms", "tasksOver50", 0],
-    ["longest task, CPU time (ms)", "longestTaskCpuMs", 0],
+    ["most CPU time in one task (ms)", "longestTaskCpuMs", 0],
     ["tasks over 50 ms of CPU time", "tasksOver50Cpu", 0],
     ["longest gap between frames (ms)", "maxFrameGapMs", 0],
     ["frames while streaming", "frames", 0],
