@@ -87,6 +87,7 @@ interface Sample {
   longestTaskCpuMs: number;
   tasksOver50: number;
   tasksOver50Cpu: number;
+  mainThreadCpuMs: number;
   maxFrameGapMs: number;
   frames: number;
   fps: number;
@@ -338,6 +339,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
       longestTaskCpuMs: Math.max(0, ...tasks.map((task) => task.cpu)),
       tasksOver50: tasks.filter((task) => task.wall > 50).length,
       tasksOver50Cpu: tasks.filter((task) => task.cpu > 50).length,
+      mainThreadCpuMs: tasks.reduce((sum, task) => sum + task.cpu, 0),
       maxFrameGapMs: maxGap,
       frames: frames.length,
       fps: frames.length / ((lastVisible - firstSent) / 1000),
@@ -376,6 +378,7 @@ try {
     ["main-thread tasks over 50 ms", "tasksOver50", 0],
     ["most CPU time in one task (ms)", "longestTaskCpuMs", 0],
     ["tasks over 50 ms of CPU time", "tasksOver50Cpu", 0],
+    ["main-thread CPU time, all tasks (ms)", "mainThreadCpuMs", 0],
     ["longest gap between frames (ms)", "maxFrameGapMs", 0],
     ["frames while streaming", "frames", 0],
     ["frames per second while streaming", "fps", 1],
