@@ -400,7 +400,9 @@ try {
   for (const [label, key, digits] of rows) {
     // A figure a round could not measure (frames that did not line up) is left out; "n/a" when no round could.
     const values = variants.map((v) => median(samples.get(v.name)!.map((s) => s[key]).filter(Number.isFinite)));
-    const ratio = values.length === 2 ? `${(values[1]! / values[0]!).toFixed(2)}×`.padStart(9) : "";
+    const quotient = values.length === 2 ? values[1]! / values[0]! : NaN;
+    // A count of 0 in the first column (no task over 50 ms) gives no ratio.
+    const ratio = values.length === 2 ? (Number.isFinite(quotient) ? `${quotient.toFixed(2)}×` : "—").padStart(9) : "";
     console.log(`${label.padEnd(40)}${values.map((x) => (Number.isNaN(x) ? "n/a" : x.toFixed(digits)).padStart(width)).join("")}${ratio}`);
   }
   if (baselineDist) console.log(`(baseline: the page built from ${baselineDist})`);
