@@ -19,7 +19,8 @@
 //   the same frames in the same order, so the page's frames are matched to
 //   the wire client's by their sizes. Delta → received is time in the
 //   relay, the network stack and the page's task queue (a busy main thread
-//   runs the socket's tasks late); received → visible is Pier's own work.
+//   runs the socket's tasks late); received → visible is what the page
+//   does with it (Pier's code, and the frames it waits for).
 // - Main-thread tasks come from a Chromium trace (every task, not only those
 //   over 50 ms that the longtask API reports), in wall time and in CPU time
 //   (the wall time also counts waiting for a core the bench's other
