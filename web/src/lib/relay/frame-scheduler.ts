@@ -8,8 +8,9 @@
 // paint, and putting the work (and the Svelte update it causes) there made
 // the longest task their sum (63–79 ms while 20,000 deltas stream, in
 // bench/stream.bench.ts). Apart, each is a task of its own (the longest
-// 32–52 ms in the same bench) and the next frame shows what the work changed. A MessageChannel message is that task: a timer would
-// be clamped, and the frame would wait for it.
+// 32–52 ms in the same bench) and the next frame shows what the work
+// changed. A MessageChannel message is that task: a timer would be clamped,
+// and the frame would wait for it.
 //
 // requestAnimationFrame does not fire in a hidden page, nor reliably right
 // after it was hidden: a timer stands in (`fallbackMs`), so the work still
