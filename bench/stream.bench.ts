@@ -30,6 +30,12 @@
 //   box every 100 ms; from the key event's timestamp to the frame after its
 //   input event is how long a person waits to see the letter.
 //
+// - The floor: beside Pier, the same run measures the least a page must do
+//   to show the answer (bench/support/floor-page: parse the bytes, append
+//   each frame's text as a plain block, keep it in view), under the same
+//   load. What the floor cannot avoid is the machine's and the transport's
+//   share of the latency; the difference is what Pier's page adds.
+//
 // `PIER_BENCH_PANELS=closed,records,bytes` (the default) says which states of
 // the inspector to measure, side by side ("records" and "bytes": open on that
 // tab; an older build's protocol log counts as "records").
@@ -38,6 +44,7 @@
 // are served from it instead of web/dist, everything else is the same.
 // `PIER_BENCH_BASELINE_PIER=<…/relay/bin/pier.js>` (another checkout's pier,
 // its relay bundle built) measures that relay too, with this web/dist.
+// `PIER_BENCH_FLOOR=0` leaves the floor out.
 // `PIER_BENCH_SCREENSHOTS=<dir>` saves a screenshot mid-stream and one at
 // the end of the last round. Prints medians over rounds; asserts nothing.
 import { existsSync } from "node:fs";
@@ -69,7 +76,8 @@ const baselineDist = baselineDistFromEnv();
 const screenshots = process.env.PIER_BENCH_SCREENSHOTS ? resolve(process.env.PIER_BENCH_SCREENSHOTS) : null;
 
 type Panel = "closed" | "records" | "bytes";
-type Variant = { name: string; dist: string | null; bin: string | null; panel: Panel };
+/** `panel` null: the floor page, which has no inspector. */
+type Variant = { name: string; dist: string | null; bin: string | null; panel: Panel | null };
 const panels = (process.env.PIER_BENCH_PANELS ?? "closed,records,bytes").split(",").map((p) => p.trim()) as Panel[];
 for (const panel of panels) if (!["closed", "records", "bytes"].includes(panel)) throw new Error(`PIER_BENCH_PANELS: unknown state ${panel}`);
 const baselinePier = process.env.PIER_BENCH_BASELINE_PIER ?? null;
@@ -78,7 +86,11 @@ const dists: { name: string; dist: string | null; bin: string | null }[] = [
   ...(baselinePier ? [{ name: "baseline relay", dist: null, bin: baselinePier }] : []),
   { name: "web/dist", dist: null, bin: null },
 ];
-const variants: Variant[] = dists.flatMap((d) => panels.map((panel) => ({ name: dists.length > 1 ? `${d.name} ${panel}` : panel, dist: d.dist, bin: d.bin, panel })));
+const FLOOR_PAGE = new URL("./support/floor-page/", import.meta.url).pathname;
+const variants: Variant[] = [
+  ...(process.env.PIER_BENCH_FLOOR === "0" ? [] : [{ name: "floor", dist: FLOOR_PAGE, bin: null, panel: null }]),
+  ...dists.flatMap((d) => panels.map((panel) => ({ name: dists.length > 1 ? `${d.name} ${panel}` : panel, dist: d.dist, bin: d.bin, panel }))),
+];
 
 interface Sample {
   wireDeltas: number;
@@ -264,7 +276,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     await context.addInitScript(instrumentPage, DELTAS);
     const page: Page = await openPier(context, pier, variant.dist);
     await page.getByRole("heading", { name: "What should pi work on?" }).waitFor({ timeout: 60_000 });
-    await showPanel(page, variant.panel);
+    if (variant.panel !== null) await showPanel(page, variant.panel);
     wire = await connectBrowser(pier);
     await wire.waitForFrame("replay_end");
     const watch = watchWire(wire);
@@ -406,6 +418,7 @@ try {
     const ratio = values.length === 2 ? (Number.isFinite(quotient) ? `${quotient.toFixed(2)}×` : "—").padStart(9) : "";
     console.log(`${label.padEnd(40)}${values.map((x) => (Number.isNaN(x) ? "n/a" : x.toFixed(digits)).padStart(width)).join("")}${ratio}`);
   }
+  if (variants.some((v) => v.panel === null)) console.log("(floor: a page that only parses the bytes and appends each frame's text as plain text, bench/support/floor-page)");
   if (baselineDist) console.log(`(baseline: the page built from ${baselineDist})`);
   if (variants.length === 2) console.log(`(ratio = ${variants[1]!.name} ÷ ${variants[0]!.name}, lower is better except for frames)`);
 } finally {
