@@ -83,19 +83,14 @@ export const UNAUTHORIZED_CLOSE_CODE = 4401;
 /**
  * How long one slice of queued work may take (decoding and reducing; Svelte's
  * re-render comes on top, in the same task; layout and paint in the next
- * frame, see frame-scheduler.ts).
+ * frame, see frame-scheduler.ts). A frame's worth: with half of it (and the
+ * full one only once the page was 50 ms behind), every burst of a fast
+ * stream left records for a later frame, and the page trailed it by more
+ * (bench/stream.bench.ts, 8 rounds side by side: delta → visible p95 147 →
+ * 102 ms with the inspector closed, 236 → 186 ms open on its records), while
+ * the longest task stayed the same.
  */
-const FRAME_BUDGET_MS = 8;
-/**
- * When the oldest work waiting arrived more than BEHIND_MS ago, a slice may
- * take CATCH_UP_BUDGET_MS: with a fixed slice, a page that fell behind (a
- * long frame, a collection) stayed 200–400 ms behind a fast stream for
- * seconds. The slice and the Svelte update after it are a task of their
- * own, apart from the frame's layout and paint, so the longer slice still
- * leaves that task around 50 ms at most.
- */
-const BEHIND_MS = 50;
-const CATCH_UP_BUDGET_MS = 16;
+const SLICE_BUDGET_MS = 16;
 /** Bytes decoded in one go (the budget is checked between such slices and between records). */
 const DECODE_SLICE_BYTES = 64 * 1024;
 const MAX_STDERR_LINES = 500;
@@ -666,13 +661,6 @@ export class RelayConnection {
     else this.#drainer.schedule();
   }
 
-  /** How long the oldest work not applied yet has waited (0 when there is none). */
-  #waitedMs(): number {
-    if (this.#lineAt < this.#lines.length) return Date.now() - this.#linesArrivedAt;
-    const next = this.#queue[this.#queueHead];
-    return next === undefined || !("at" in next) ? 0 : Date.now() - next.at;
-  }
-
   /**
    * Apply what is queued, in order, until it is all done or this slice's
    * budget is spent (then the rest waits for the next frame). A relay frame
@@ -683,7 +671,7 @@ export class RelayConnection {
   #drain(): void {
     if (this.#draining) return;
     this.#draining = true;
-    const deadline = pageHidden() ? Infinity : performance.now() + (this.#waitedMs() > BEHIND_MS ? CATCH_UP_BUDGET_MS : FRAME_BUDGET_MS);
+    const deadline = pageHidden() ? Infinity : performance.now() + SLICE_BUDGET_MS;
     try {
       for (;;) {
         if (this.#lineAt < this.#lines.length) {
