@@ -53,7 +53,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { connectBrowser, startPier, type Browser as WireClient } from "../relay/test/support/pier-process.ts";
-import { JsonlDecoder } from "../shared-protocol/src/index.ts";
 import { mainThreadTasks } from "./support/main-thread-tasks.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
 import { streamScenario } from "./support/stream-scenario.ts";
@@ -212,7 +211,19 @@ async function showPanel(page: Page, panel: Panel): Promise<void> {
   await (panel === "bytes" ? side.getByRole("region", { name: "Bytes" }) : side.getByRole("listbox", { name: "Records" })).waitFor();
 }
 
-/** Per delta, when the relay sent it (epoch ms), from a second client of the same pier. */
+const MESSAGE_UPDATE = Buffer.from('"type":"message_update"');
+const TEXT_DELTA = Buffer.from('"type":"text_delta"');
+const DELTA_FIELD = Buffer.from('"delta":"');
+const AGENT_SETTLED = Buffer.from('"type":"agent_settled"');
+const MARKER = /m(\d{5})/;
+
+/**
+ * Per delta, when the relay sent it (epoch ms), from a second client of the
+ * same pier. It finds the records in the bytes by their LFs and reads the
+ * markers without parsing the JSON: this client shares the cores with the
+ * page it measures, and parsing every record (twice, with the client's own
+ * decoding) took about a sixth of a core while the answer streamed.
+ */
 function watchWire(client: WireClient) {
   const sentAt = new Float64Array(DELTAS).fill(NaN);
   /** Per delta, the index of the binary frame that carried it (in `frameSizes`). */
@@ -220,27 +231,36 @@ function watchWire(client: WireClient) {
   const frameSizes: number[] = [];
   let updates = 0;
   let deltas = 0;
-  const decoder = new JsonlDecoder();
+  let settled = false;
+  /** The start of a record whose LF has not come yet. */
+  let partial = Buffer.alloc(0);
+  const noteRecord = (line: Buffer, at: number) => {
+    if (line.indexOf(MESSAGE_UPDATE) === -1) {
+      if (line.indexOf(AGENT_SETTLED) !== -1) settled = true;
+      return;
+    }
+    updates++;
+    if (line.indexOf(TEXT_DELTA) === -1) return;
+    deltas++;
+    // Each delta carries one marker, near the start of its text.
+    const field = line.indexOf(DELTA_FIELD);
+    const marker = field === -1 ? null : MARKER.exec(line.toString("latin1", field + DELTA_FIELD.length, field + DELTA_FIELD.length + 48));
+    if (marker) {
+      sentAt[Number(marker[1])] = at;
+      frameOf[Number(marker[1])] = frameSizes.length - 1;
+    }
+  };
   client.ws.on("message", (data, isBinary) => {
     if (!isBinary) return;
     const at = performance.timeOrigin + performance.now();
-    frameSizes.push((data as Buffer).length);
-    for (const line of decoder.push(data as Buffer)) {
-      if (line.kind !== "record") continue;
-      const record = line.value as { type?: string; assistantMessageEvent?: { type?: string; delta?: string } };
-      if (record.type !== "message_update") continue;
-      updates++;
-      const event = record.assistantMessageEvent;
-      if (event?.type !== "text_delta") continue;
-      deltas++;
-      const marker = /m(\d{5})/.exec(event.delta ?? "");
-      if (marker) {
-        sentAt[Number(marker[1])] = at;
-        frameOf[Number(marker[1])] = frameSizes.length - 1;
-      }
-    }
+    const chunk = data as Buffer;
+    frameSizes.push(chunk.length);
+    const bytes = partial.length === 0 ? chunk : Buffer.concat([partial, chunk]);
+    let start = 0;
+    for (let end = bytes.indexOf(10); end !== -1; start = end + 1, end = bytes.indexOf(10, start)) noteRecord(bytes.subarray(start, end), at);
+    partial = Buffer.from(bytes.subarray(start));
   });
-  return { sentAt, frameOf, frameSizes, counts: () => ({ updates, deltas }) };
+  return { sentAt, frameOf, frameSizes, counts: () => ({ updates, deltas }), settled: () => settled };
 }
 
 /**
@@ -277,7 +297,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     const page: Page = await openPier(context, pier, variant.dist);
     await page.getByRole("heading", { name: "What should pi work on?" }).waitFor({ timeout: 60_000 });
     if (variant.panel !== null) await showPanel(page, variant.panel);
-    wire = await connectBrowser(pier);
+    wire = await connectBrowser(pier, { parseRecords: false });
     await wire.waitForFrame("replay_end");
     const watch = watchWire(wire);
     const box = page.getByRole("textbox", { name: "Prompt" });
@@ -302,7 +322,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     typing = false;
     await typist;
     const trace = await browser.stopTracing();
-    await wire.waitForRecord((r) => r.type === "agent_settled", 30_000);
+    await wire.waitUntil(watch.settled, "pi's agent_settled", 30_000);
     if (shoot && screenshots) {
       await page.waitForTimeout(500);
       await page.screenshot({ path: join(screenshots, `stream-${variant.name.replace(/\W+/g, "-")}-end.png`) });

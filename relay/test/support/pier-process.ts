@@ -238,6 +238,12 @@ export type ConnectOptions = {
   host?: string;
   path?: string;
   timeoutMs?: number;
+  /**
+   * Default true. False keeps the bytes but does not parse them into
+   * `records` (a bench's extra client then takes less CPU from the page it
+   * measures); waitForRecord then refuses at once.
+   */
+  parseRecords?: boolean;
 };
 
 /** A received text frame or binary chunk, in arrival order. */
@@ -302,9 +308,11 @@ export function connectBrowser(pier: RunningPier, options: ConnectOptions = {}):
       events.push({ kind: "bytes", bytes: buffer });
       chunks.push(buffer);
       totalBytes += buffer.length;
-      for (const line of decoder.push(buffer)) {
-        if (line.kind === "record") records.push(line.value as PiRecord);
-        else invalidLines.push(line.raw);
+      if (options.parseRecords !== false) {
+        for (const line of decoder.push(buffer)) {
+          if (line.kind === "record") records.push(line.value as PiRecord);
+          else invalidLines.push(line.raw);
+        }
       }
     } else {
       const frame = JSON.parse(buffer.toString("utf8")) as RelayFrame;
@@ -363,7 +371,10 @@ export function connectBrowser(pier: RunningPier, options: ConnectOptions = {}):
         `a "${type}" frame`,
         timeoutMs,
       ),
-    waitForRecord: (predicate, timeoutMs) => waitUntil(() => records.find(predicate), "a matching pi record", timeoutMs),
+    waitForRecord: (predicate, timeoutMs) =>
+      options.parseRecords === false
+        ? Promise.reject(new Error("waitForRecord: this client was connected with parseRecords: false"))
+        : waitUntil(() => records.find(predicate), "a matching pi record", timeoutMs),
     send: (value) => ws.send(JSON.stringify(value)),
     sendRaw: (data, sendOptions) => ws.send(data, { binary: sendOptions?.binary ?? false }),
     close: async () => {
