@@ -12,7 +12,9 @@
 //   few text nodes, so the probe costs the same whatever the page does);
 //   every marker up to the last one found is visible from then on (the text
 //   only grows). That is when it is in the DOM, at most one paint before
-//   the eye.
+//   the eye, provided the view follows the end: at each frame the bench
+//   also notes how far the end of the conversation is below the view (a
+//   page that stopped following would draw less and look faster).
 // - "Received" splits that latency: the page's WebSockets are wrapped (in
 //   the bench only) to note when each binary frame reaches the page's
 //   JavaScript, before any of Pier's code runs. The relay sends both clients
@@ -101,6 +103,8 @@ interface Sample {
   tasksOver50Cpu: number;
   mainThreadCpuMs: number;
   maxFrameGapMs: number;
+  belowViewMedianPx: number;
+  belowViewMaxPx: number;
   frames: number;
   fps: number;
   latencyMedianMs: number;
@@ -125,11 +129,13 @@ function instrumentPage(total: number): void {
   const now = () => performance.timeOrigin + performance.now();
   const visible = new Float64Array(total).fill(NaN);
   const frames: number[] = [];
+  /** At each frame, how far the conversation's end is below the view (px; NaN before it exists). */
+  const belowView: number[] = [];
   const keyLatency: number[] = [];
   let highest = -1;
   /** [time, byteLength] of each binary WebSocket frame, as the page's code gets it. */
   const socketFrames: [number, number][] = [];
-  const probe = { visible, frames, keyLatency, socketFrames, highest: () => highest };
+  const probe = { visible, frames, belowView, keyLatency, socketFrames, highest: () => highest };
   // Noted first: a listener added in the constructor runs before the page's own onmessage.
   const PageSocket = WebSocket;
   window.WebSocket = class extends PageSocket {
@@ -166,15 +172,22 @@ function instrumentPage(total: number): void {
     for (let k = highest + 1; k <= Math.min(found, total - 1); k++) visible[k] = at;
     highest = found;
   }
+  /** The element that scrolls the conversation: the column itself or its nearest scrolling ancestor. */
+  let scroller: Element | null = null;
   const attach = () => {
     const column = document.querySelector('[role="log"][aria-label="Conversation"]');
     if (!column) return void setTimeout(attach, 50);
     new MutationObserver(() => scan(column)).observe(column, { childList: true, subtree: true, characterData: true });
+    for (let at: Element | null = column; at !== null && scroller === null; at = at.parentElement) {
+      if (/^(auto|scroll)$/.test(getComputedStyle(at).overflowY)) scroller = at;
+    }
   };
   attach();
 
   const frame = () => {
     frames.push(now());
+    // Read as the frame starts: what came in since the last frame counts as below the view until this frame follows it.
+    belowView.push(scroller === null ? NaN : scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight);
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
@@ -333,6 +346,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
       return {
         visible: Array.from(s.visible as Float64Array),
         frames: s.frames as number[],
+        belowView: s.belowView as number[],
         keyLatency: s.keyLatency as number[],
         socketFrames: s.socketFrames as [number, number][],
       };
@@ -356,7 +370,9 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     const firstSent = sentAt[0]!;
     const lastSent = sentAt[DELTAS - 1]!;
     const lastVisible = probe.visible[DELTAS - 1]!;
-    const frames = probe.frames.filter((t) => t >= firstSent && t <= lastVisible);
+    const inStream = (t: number) => t >= firstSent && t <= lastVisible;
+    const frames = probe.frames.filter(inStream);
+    const belowView = probe.belowView.filter((px, i) => inStream(probe.frames[i]!) && Number.isFinite(px));
     let maxGap = 0;
     for (let i = 1; i < frames.length; i++) maxGap = Math.max(maxGap, frames[i]! - frames[i - 1]!);
     // A frozen page at the start or the end of the window counts too.
@@ -374,6 +390,8 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
       tasksOver50Cpu: tasks.filter((task) => task.cpu > 50).length,
       mainThreadCpuMs: tasks.reduce((sum, task) => sum + task.cpu, 0),
       maxFrameGapMs: maxGap,
+      belowViewMedianPx: median(belowView),
+      belowViewMaxPx: Math.max(0, ...belowView),
       frames: frames.length,
       fps: frames.length / ((lastVisible - firstSent) / 1000),
       latencyMedianMs: median(latencies),
@@ -415,6 +433,8 @@ try {
     ["longest gap between frames (ms)", "maxFrameGapMs", 0],
     ["frames while streaming", "frames", 0],
     ["frames per second while streaming", "fps", 1],
+    ["end below view at frames, median (px)", "belowViewMedianPx", 0],
+    ["end below view at frames, max (px)", "belowViewMaxPx", 0],
     ["delta → visible, median (ms)", "latencyMedianMs", 0],
     ["delta → visible, p95 (ms)", "latencyP95Ms", 0],
     ["delta → received, median (ms)", "receivedMedianMs", 0],
