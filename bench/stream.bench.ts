@@ -172,22 +172,28 @@ function instrumentPage(total: number): void {
     for (let k = highest + 1; k <= Math.min(found, total - 1); k++) visible[k] = at;
     highest = found;
   }
-  /** The element that scrolls the conversation: the column itself or its nearest scrolling ancestor. */
-  let scroller: Element | null = null;
+  let column: Element | null = null;
   const attach = () => {
-    const column = document.querySelector('[role="log"][aria-label="Conversation"]');
-    if (!column) return void setTimeout(attach, 50);
-    new MutationObserver(() => scan(column)).observe(column, { childList: true, subtree: true, characterData: true });
+    const found = document.querySelector('[role="log"][aria-label="Conversation"]');
+    if (!found) return void setTimeout(attach, 50);
+    column = found;
+    new MutationObserver(() => scan(found)).observe(found, { childList: true, subtree: true, characterData: true });
+  };
+  attach();
+  /** What scrolls the conversation: the column itself or its nearest scrolling ancestor (looked up until the page's styles say). */
+  let scroller: Element | null = null;
+  const findScroller = () => {
     for (let at: Element | null = column; at !== null && scroller === null; at = at.parentElement) {
       if (/^(auto|scroll)$/.test(getComputedStyle(at).overflowY)) scroller = at;
     }
+    return scroller;
   };
-  attach();
 
   const frame = () => {
     frames.push(now());
     // Read as the frame starts: what came in since the last frame counts as below the view until this frame follows it.
-    belowView.push(scroller === null ? NaN : scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight);
+    const scrolls = scroller ?? findScroller();
+    belowView.push(scrolls === null ? NaN : scrolls.scrollHeight - scrolls.scrollTop - scrolls.clientHeight);
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
@@ -391,7 +397,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
       mainThreadCpuMs: tasks.reduce((sum, task) => sum + task.cpu, 0),
       maxFrameGapMs: maxGap,
       belowViewMedianPx: median(belowView),
-      belowViewMaxPx: Math.max(0, ...belowView),
+      belowViewMaxPx: belowView.length === 0 ? NaN : Math.max(...belowView),
       frames: frames.length,
       fps: frames.length / ((lastVisible - firstSent) / 1000),
       latencyMedianMs: median(latencies),
