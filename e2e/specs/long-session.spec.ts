@@ -44,6 +44,29 @@ function distanceFromBottom(page: Page): Promise<number> {
   );
 }
 
+/**
+ * Rendered rows whose content reaches into the next row: the streaming
+ * answer's row overflows a held size while it streams (Conversation.svelte),
+ * and must be measured for real once it ends, or what comes after it lands
+ * on top of it.
+ */
+function overlappingRows(page: Page): Promise<string[]> {
+  return conversation(page).evaluate((log) => {
+    const rows = [...log.querySelectorAll<HTMLElement>(".row")]
+      .map((row) => ({
+        top: row.getBoundingClientRect().top,
+        bottom: Math.max(row.getBoundingClientRect().bottom, ...[...row.children].map((child) => child.getBoundingClientRect().bottom)),
+        text: (row.textContent ?? "").trim().slice(0, 40),
+      }))
+      .sort((a, b) => a.top - b.top);
+    const overlaps: string[] = [];
+    for (let i = 1; i < rows.length; i++) {
+      if (rows[i]!.top < rows[i - 1]!.bottom - 1) overlaps.push(`"${rows[i]!.text}" over "${rows[i - 1]!.text}"`);
+    }
+    return overlaps;
+  });
+}
+
 test("a 2,000-message session opens at its end with only a window of messages in the DOM", async ({ page, pier }) => {
   test.setTimeout(90_000);
   await page.goto(pier.url);
@@ -152,6 +175,23 @@ test("a new prompt in a long session streams and the transcript follows it", asy
   await expect(live.getByText("End of the long answer.")).toBeInViewport();
   await expect.poll(() => distanceFromBottom(page)).toBeLessThan(48);
   expect(await conversation(page).locator("article").count()).toBeLessThan(100);
+
+  // What comes after the finished answer is laid out below all of it.
+  await prompt.fill("Thanks");
+  await prompt.press("Enter");
+  const next = conversation(page).getByRole("article", { name: "pi" }).last();
+  await expect(next).toContainText("Another answer from the scripted model.");
+  await expect(next).toBeInViewport();
+  expect(await overlappingRows(page)).toEqual([]);
+  const answerBottom = await conversation(page)
+    .getByRole("article", { name: "pi" })
+    .filter({ hasText: "End of the long answer." })
+    .evaluate((article) => article.getBoundingClientRect().bottom);
+  const thanksTop = await conversation(page)
+    .getByRole("article", { name: "You" })
+    .last()
+    .evaluate((article) => article.getBoundingClientRect().top);
+  expect(thanksTop).toBeGreaterThan(answerBottom);
 });
 
 test("Ctrl+F finds text in messages that are not rendered, and steps through the matches", async ({ page, pier }) => {
