@@ -3,127 +3,81 @@
 // session reducer → record log, against the least any client must do: bare
 // JSON.parse of the same lines, already split, one string per line.
 //
-// The capture is real pi 0.87.1 output (web/test/fixtures), repeated until
-// it holds at least 100,000 records, as ONE growing session: the records
-// that would start another session (get_state answers naming another
-// session id, new_session…) are left out, and tool call ids are made unique
-// per repetition, so messages and tool executions pile up as in a long day
-// of work (a reducer that does O(session) work per record shows here). It is
-// fed in 64 KiB chunks, as a pipe delivers it. Prints medians and throughput
-// ratios (higher is better, 1.00 = as fast as JSON.parse alone); asserts nothing.
-import { readdirSync, readFileSync } from "node:fs";
+// The workload (bench/support/reducer-workload.ts) is real pi 0.87.1 output
+// (web/test/fixtures) repeated into one growing session of at least 100,000
+// records, fed in 64 KiB chunks. It runs twice with the same code: in Node,
+// and in Chromium, the engine that runs it for real (bundled with Vite into
+// a blank page). The two engines differ most in UTF-8 decoding, which the
+// baseline skips. Prints medians and throughput ratios (higher is better,
+// 1.00 = as fast as JSON.parse alone); asserts nothing.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { JsonlDecoder } from "../shared-protocol/src/index.ts";
-import { settleRecord } from "../web/src/lib/relay/settle-records.ts";
-import { applyDecodedLine } from "../web/src/lib/session/reduce-record.ts";
-import { appendLog, createRecordLog, logSize } from "../web/src/lib/session/record-log.ts";
-import { createSessionState } from "../web/src/lib/session/session-state.ts";
+import { buildWorkload, timeReducer, type ReducerTimings } from "./support/reducer-workload.ts";
 
 const MIN_RECORDS = 100_000;
-const CHUNK = 64 * 1024;
 const ROUNDS = 11;
-
-// Each timed run starts from a collected heap: what one run leaves behind
-// (a whole session) must not be collected on the next one's clock.
-setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
-/** Answers that would move the reducer to another session (and so empty it). */
-const SESSION_SWITCHES = new Set(["get_state", "new_session", "switch_session", "fork", "clone"]);
 
 const fixtures = new URL("../web/test/fixtures/", import.meta.url);
 const transcripts = readdirSync(fixtures)
   .filter((name) => name.endsWith(".jsonl"))
   .map((name) => readFileSync(new URL(name, fixtures), "utf8"));
-if (transcripts.length === 0) throw new Error("no captured transcripts in web/test/fixtures");
 
-const lines: string[] = [];
-for (let round = 0; lines.length < MIN_RECORDS; round++) {
-  for (const text of transcripts) {
-    for (const line of text.split("\n")) {
-      if (line.length === 0) continue;
-      const record = JSON.parse(line) as { type?: unknown; command?: unknown };
-      if (record.type === "response" && SESSION_SWITCHES.has(String(record.command))) continue;
-      lines.push(line.replaceAll('"call_', `"call_r${round}_`));
-    }
-  }
-}
-const bytes = new TextEncoder().encode(`${lines.join("\n")}\n`);
-const chunks: Uint8Array[] = [];
-for (let at = 0; at < bytes.length; at += CHUNK) chunks.push(bytes.subarray(at, at + CHUNK));
-
-function bareParse(): number {
-  let count = 0;
-  for (const line of lines) {
-    JSON.parse(line);
-    count++;
-  }
-  return count;
+function report(engine: string, t: ReducerTimings): void {
+  const mib = t.bytes / 1024 / 1024;
+  const rate = (ms: number) =>
+    `${Math.round(t.records / (ms / 1000)).toLocaleString("en").padStart(9)} records/s, ${(mib / (ms / 1000)).toFixed(0).padStart(4)} MiB/s`;
+  console.log(
+    `reducer benchmark in ${engine}: ${t.records.toLocaleString("en")} records, ${mib.toFixed(1)} MiB, one growing session ` +
+      `(${t.messages.toLocaleString("en")} messages, ${t.tools.toLocaleString("en")} tool runs at the end), ${t.rounds} rounds (median)`,
+  );
+  console.log(`  JSON.parse of the split lines:      ${t.parseMs.toFixed(1).padStart(7)} ms  ${rate(t.parseMs)}`);
+  console.log(`  decode + reduce + log:              ${t.fullMs.toFixed(1).padStart(7)} ms  ${rate(t.fullMs)}`);
+  console.log(`  decode + reduce (no log):           ${t.noLogMs.toFixed(1).padStart(7)} ms  ${rate(t.noLogMs)}`);
+  console.log(`  decode only (JsonlDecoder):         ${t.decodeMs.toFixed(1).padStart(7)} ms  ${rate(t.decodeMs)}`);
+  console.log(`  throughput ratio, decode + reduce + log ÷ JSON.parse: ${(t.parseMs / t.fullMs).toFixed(2)} (higher is better)`);
+  console.log(`  throughput ratio, decode + reduce ÷ JSON.parse:       ${(t.parseMs / t.noLogMs).toFixed(2)}`);
+  console.log(
+    `  throughput ratio, decode only ÷ JSON.parse:           ${(t.parseMs / t.decodeMs).toFixed(2)} (UTF-8 decoding and framing, which pre-split strings skip)`,
+  );
 }
 
-function decodeAndReduce(withLog: boolean) {
-  const decoder = new JsonlDecoder();
-  const state = createSessionState();
-  const log = createRecordLog();
-  const apply = (line: ReturnType<JsonlDecoder["push"]>[number]) => {
-    if (withLog) appendLog(log, "in", line.raw, line.kind === "record" ? line.value : undefined);
-    if (line.kind === "record") settleRecord(line.value);
-    applyDecodedLine(state, line);
-  };
-  for (const chunk of chunks) for (const line of decoder.push(chunk)) apply(line);
-  for (const line of decoder.end()) apply(line);
-  return { messages: state.messages.length, tools: Object.keys(state.tools).length, logged: logSize(log) };
-}
+// Node: each timed run starts from a collected heap.
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+report("Node " + process.version, timeReducer(buildWorkload(transcripts, MIN_RECORDS), ROUNDS, collectGarbage, () => performance.now()));
 
-function decodeOnly(): number {
-  const decoder = new JsonlDecoder();
-  let count = 0;
-  for (const chunk of chunks) count += decoder.push(chunk).length;
-  return count + decoder.end().length;
-}
+// Chromium: the same workload module, bundled into a blank page.
+const webRequire = createRequire(new URL("../web/package.json", import.meta.url));
+const { build } = webRequire("vite") as typeof import("vite");
+const bundled = await build({
+  configFile: false,
+  logLevel: "silent",
+  build: {
+    write: false,
+    minify: false,
+    lib: { entry: new URL("./support/reducer-page.ts", import.meta.url).pathname, formats: ["iife"], name: "pierReducerPage" },
+  },
+});
+const output = (Array.isArray(bundled) ? bundled[0]! : bundled) as import("vite").Rollup.RollupOutput;
+const script = output.output[0].code;
 
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+const { chromium } = createRequire(new URL("../e2e/package.json", import.meta.url))("@playwright/test") as typeof import("@playwright/test");
+const browser = await chromium.launch({
+  ...(existsSync("/usr/bin/chromium") ? { executablePath: "/usr/bin/chromium" } : {}),
+  args: ["--no-sandbox", "--disable-gpu", "--js-flags=--expose-gc"],
+});
+try {
+  const page = await browser.newPage();
+  await page.addScriptTag({ content: script });
+  const version = browser.version();
+  const timings = await page.evaluate(
+    ([texts, min, rounds]) => globalThis.pierReducerBench(texts, min, rounds),
+    [transcripts, MIN_RECORDS, ROUNDS] as const,
+  );
+  console.log("");
+  report(`Chromium ${version}`, timings);
+} finally {
+  await browser.close();
 }
-
-function time(run: () => unknown): number {
-  collectGarbage();
-  const start = process.hrtime.bigint();
-  run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-// Warm up every path, then alternate them so drift on the machine hits all alike.
-const end = decodeAndReduce(true);
-decodeAndReduce(false);
-decodeOnly();
-bareParse();
-const parseMs: number[] = [];
-const fullMs: number[] = [];
-const noLogMs: number[] = [];
-const decodeMs: number[] = [];
-for (let round = 0; round < ROUNDS; round++) {
-  parseMs.push(time(bareParse));
-  fullMs.push(time(() => decodeAndReduce(true)));
-  noLogMs.push(time(() => decodeAndReduce(false)));
-  decodeMs.push(time(decodeOnly));
-}
-const records = lines.length;
-const mib = bytes.length / 1024 / 1024;
-const rate = (ms: number) => `${Math.round(records / (ms / 1000)).toLocaleString("en").padStart(9)} records/s, ${(mib / (ms / 1000)).toFixed(0).padStart(4)} MiB/s`;
-const parse = median(parseMs);
-const full = median(fullMs);
-const noLog = median(noLogMs);
-const decode = median(decodeMs);
-console.log(
-  `reducer benchmark: ${records.toLocaleString("en")} records, ${mib.toFixed(1)} MiB, one growing session ` +
-    `(${end.messages.toLocaleString("en")} messages, ${end.tools.toLocaleString("en")} tool runs at the end), ${ROUNDS} rounds (median)`,
-);
-console.log(`  JSON.parse of the split lines:      ${parse.toFixed(1).padStart(7)} ms  ${rate(parse)}`);
-console.log(`  decode + reduce + log:              ${full.toFixed(1).padStart(7)} ms  ${rate(full)}`);
-console.log(`  decode + reduce (no log):           ${noLog.toFixed(1).padStart(7)} ms  ${rate(noLog)}`);
-console.log(`  decode only (JsonlDecoder):         ${decode.toFixed(1).padStart(7)} ms  ${rate(decode)}`);
-console.log(`  throughput ratio, decode + reduce + log ÷ JSON.parse: ${(parse / full).toFixed(2)} (higher is better)`);
-console.log(`  throughput ratio, decode + reduce ÷ JSON.parse:       ${(parse / noLog).toFixed(2)}`);
-console.log(`  throughput ratio, decode only ÷ JSON.parse:           ${(parse / decode).toFixed(2)} (UTF-8 decoding and framing, which pre-split strings skip)`);
