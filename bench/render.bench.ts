@@ -81,7 +81,7 @@ function watchSessionLoad(): void {
         carry = seen.slice(-200);
       });
     }
-    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+    override send(data: Parameters<WebSocket["send"]>[0]): void {
       if (typeof data === "string") {
         const command = JSON.parse(data) as { id?: string; type?: string; since?: unknown };
         const load = (command.type === "get_entries" && command.since === undefined) || command.type === "get_messages";
