@@ -300,4 +300,34 @@ test.describe("while pi streams", () => {
     await expect(answer).toContainText("Done streaming.", { timeout: 20_000 });
     expect(errors).toEqual([]);
   });
+
+  test("the answer a selected message_start began is framed, whole, while it streams and after", async ({ page, pier }) => {
+    const errors = watchErrors(page);
+    await page.goto(pier.url);
+    await openInspector(page);
+    await sendPrompt(page, "Stream for a while");
+    const answer = conversation(page).getByRole("article", { name: "pi" }).last();
+    await expect(answer).toContainText("word40");
+    await showOnly(page, "message_start");
+    await row(page, "message_start").filter({ hasText: "assistant" }).click();
+    await expect(details(page)).toContainText("pi begins an answer");
+
+    /** "streaming" or "done", and whether a frame (the row's, or the answer's own) is drawn around the whole answer. */
+    const framing = () =>
+      answer.evaluate((article) => {
+        const state = article.getAttribute("aria-busy") === "true" ? "streaming" : "done";
+        const framer = [article.closest(".row"), article].find((element) => element !== null && getComputedStyle(element).boxShadow !== "none");
+        if (framer === undefined || framer === null) return `${state}, no frame`;
+        const frame = framer.getBoundingClientRect();
+        const text = article.getBoundingClientRect();
+        const whole = frame.top <= text.top && frame.bottom >= text.bottom && frame.left <= text.left && frame.right >= text.right;
+        return `${state}, ${whole ? "framed whole" : "frame cut short"}`;
+      });
+    // Mid-stream (it once showed no frame at all until the answer was done).
+    await expect.poll(framing).toBe("streaming, framed whole");
+    // And once it is done.
+    await expect(answer).toContainText("Done streaming.", { timeout: 20_000 });
+    await expect.poll(framing).toBe("done, framed whole");
+    expect(errors).toEqual([]);
+  });
 });
