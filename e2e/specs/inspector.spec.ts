@@ -307,7 +307,7 @@ test.describe("while pi streams", () => {
     await openInspector(page);
     await sendPrompt(page, "Stream for a while");
     const answer = conversation(page).getByRole("article", { name: "pi" }).last();
-    await expect(answer).toContainText("word40");
+    await expect(answer).toContainText("word5");
     await showOnly(page, "message_start");
     await row(page, "message_start").filter({ hasText: "assistant" }).click();
     await expect(details(page)).toContainText("pi begins an answer");
