@@ -11,9 +11,10 @@
 // baseline skips. Prints medians and throughput ratios (higher is better,
 // 1.00 = as fast as JSON.parse alone); asserts nothing.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { chromium } from "@playwright/test";
+import { build, type Rollup } from "vite";
 import { buildWorkload, timeReducer, type ReducerTimings } from "./support/reducer-workload.ts";
 
 const MIN_RECORDS = 100_000;
@@ -49,8 +50,6 @@ const collectGarbage = runInNewContext("gc") as () => void;
 report("Node " + process.version, timeReducer(buildWorkload(transcripts, MIN_RECORDS), ROUNDS, collectGarbage, () => performance.now()));
 
 // Chromium: the same workload module, bundled into a blank page.
-const webRequire = createRequire(new URL("../web/package.json", import.meta.url));
-const { build } = webRequire("vite") as typeof import("vite");
 const bundled = await build({
   configFile: false,
   logLevel: "silent",
@@ -60,10 +59,9 @@ const bundled = await build({
     lib: { entry: new URL("./support/reducer-page.ts", import.meta.url).pathname, formats: ["iife"], name: "pierReducerPage" },
   },
 });
-const output = (Array.isArray(bundled) ? bundled[0]! : bundled) as import("vite").Rollup.RollupOutput;
+const output = (Array.isArray(bundled) ? bundled[0]! : bundled) as Rollup.RollupOutput;
 const script = output.output[0].code;
 
-const { chromium } = createRequire(new URL("../e2e/package.json", import.meta.url))("@playwright/test") as typeof import("@playwright/test");
 const browser = await chromium.launch({
   ...(existsSync("/usr/bin/chromium") ? { executablePath: "/usr/bin/chromium" } : {}),
   args: ["--no-sandbox", "--disable-gpu", "--js-flags=--expose-gc"],

@@ -24,11 +24,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type WebSocketType from "ws";
+import WebSocket from "ws";
 import { startPier, type RunningPier } from "../relay/test/support/pier-process.ts";
 
 const relayRequire = createRequire(new URL("../relay/package.json", import.meta.url));
-const WebSocket = relayRequire("ws") as typeof WebSocketType;
 const STAND_IN = fileURLToPath(new URL("./relay-pi-stand-in.mjs", import.meta.url));
 const BARE_SERVER = fileURLToPath(new URL("./relay-bare-server.mjs", import.meta.url));
 const END_MARKER = Buffer.from('{"type":"pier_bench_end"}\n');
@@ -83,7 +82,7 @@ const pierTarget = (pier: RunningPier): Target => ({
 });
 
 /** Connects; for pier, resolves once the replay is over (`replay_end`). */
-function connect(target: Target): Promise<WebSocketType> {
+function connect(target: Target): Promise<WebSocket> {
   const ws = new WebSocket(target.url, { headers: target.headers, ...(target.origin ? { origin: target.origin } : {}) });
   return new Promise((resolve, reject) => {
     ws.once("error", reject);
@@ -104,7 +103,7 @@ function connect(target: Target): Promise<WebSocketType> {
 type StreamResult = { bytesPerSecond: number; maxGapMs: number };
 
 /** Asks the stand-in for `bytes` of records through `ws` and reads them all, timing the gaps. */
-function stream(ws: WebSocketType, bytes: number): Promise<StreamResult> {
+function stream(ws: WebSocket, bytes: number): Promise<StreamResult> {
   return new Promise((resolve, reject) => {
     let received = 0;
     let tail: Buffer = Buffer.alloc(0);
@@ -130,7 +129,7 @@ function stream(ws: WebSocketType, bytes: number): Promise<StreamResult> {
   });
 }
 
-function closeSocket(ws: WebSocketType): Promise<void> {
+function closeSocket(ws: WebSocket): Promise<void> {
   if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
   return new Promise((resolve) => {
     ws.once("close", () => resolve());

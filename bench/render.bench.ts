@@ -16,13 +16,11 @@
 // (bench/support/pier-page.ts). Prints medians and ratios; asserts nothing.
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { chromium } from "@playwright/test";
 import { startPier } from "../relay/test/support/pier-process.ts";
 import { writeLongSession, type LongSession } from "../e2e/support/long-session.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
 
-const require = createRequire(new URL("../e2e/package.json", import.meta.url));
-const { chromium } = require("@playwright/test") as typeof import("@playwright/test");
 
 const SIZES = [500, 5000] as const;
 const ROUNDS = 5;

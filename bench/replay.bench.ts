@@ -16,17 +16,14 @@
 // default runs both). Prints figures; asserts nothing.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chromium, type Page } from "@playwright/test";
 import { startPierReplay } from "../relay/test/support/pier-process.ts";
 import { CaptureWriter } from "../web/src/lib/inspector/capture.ts";
 import { mainThreadTasks } from "./support/main-thread-tasks.ts";
 import { BENCH_CHROMIUM_ARGS } from "./support/pier-page.ts";
 
-const require = createRequire(new URL("../e2e/package.json", import.meta.url));
-const { chromium } = require("@playwright/test") as typeof import("@playwright/test");
-type Page = import("@playwright/test").Page;
 
 const PROMPTS = 20;
 const DELTAS_PER_ANSWER = 5000;

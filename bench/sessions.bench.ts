@@ -8,15 +8,13 @@
 // Prints medians and ratios; asserts nothing.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chromium } from "@playwright/test";
 import { SessionCatalog } from "../relay/src/sessions/session-catalog.ts";
 import { startPier, type RunningPier } from "../relay/test/support/pier-process.ts";
 import { longSessionJsonl } from "../e2e/support/long-session.ts";
 
-const require = createRequire(new URL("../e2e/package.json", import.meta.url));
-const { chromium } = require("@playwright/test") as typeof import("@playwright/test");
 
 const ROUNDS = 5;
 const median = (values: number[]) => {

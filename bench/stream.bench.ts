@@ -51,17 +51,14 @@
 // the end of the last round. Prints medians over rounds; asserts nothing.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { chromium, type Page } from "@playwright/test";
 import { connectBrowser, startPier, type Browser as WireClient } from "../relay/test/support/pier-process.ts";
 import { mainThreadTasks } from "./support/main-thread-tasks.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
 import { streamScenario } from "./support/stream-scenario.ts";
 
-const require = createRequire(new URL("../e2e/package.json", import.meta.url));
-const { chromium } = require("@playwright/test") as typeof import("@playwright/test");
-type Page = import("@playwright/test").Page;
 
 const DELTAS = 20_000;
 const STREAM_MS = 2300; // plus pi's own time: about 2.5 s from the first delta to the last on the wire

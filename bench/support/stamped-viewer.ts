@@ -16,13 +16,10 @@
 //
 // Plain TypeScript with erasable types only: Node runs it with type stripping.
 import { createHash, type Hash } from "node:crypto";
-import { createRequire } from "node:module";
-import type WebSocketType from "ws";
+import WebSocket from "ws";
 import { JsonlDecoder } from "../../shared-protocol/src/jsonl-decoder.ts";
 import { monotonicUs, readStamp } from "./timestamped-model.ts";
 
-const relayRequire = createRequire(new URL("../../relay/package.json", import.meta.url));
-const WebSocket = relayRequire("ws") as typeof WebSocketType;
 
 export interface Where {
   /** `127.0.0.1:<port>`, what a page's Host and Origin name. */
@@ -48,7 +45,7 @@ const DELTA = Buffer.from('"delta":"');
 const AGENT_SETTLED = Buffer.from('{"type":"agent_settled"');
 
 export class StampedViewer {
-  readonly ws: WebSocketType;
+  readonly ws: WebSocket;
   /** Monotonic µs at which delta n arrived (NaN: not yet). */
   arrivals: Float64Array;
   /** Monotonic µs at which the model wrote delta n (its stamp). */
@@ -79,7 +76,7 @@ export class StampedViewer {
   #onDone: (() => void) | null = null;
   #onText: ((frame: Record<string, unknown>) => void) | null = null;
 
-  private constructor(ws: WebSocketType, deltas: number, keepLines: boolean, decode: Decode) {
+  private constructor(ws: WebSocket, deltas: number, keepLines: boolean, decode: Decode) {
     this.ws = ws;
     this.#decode = keepLines ? "page" : decode;
     this.#deltas = deltas;
