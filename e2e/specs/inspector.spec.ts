@@ -186,6 +186,56 @@ test.describe("separators", () => {
   });
 });
 
+/** The assistant's last message_end, selected: what it did, then the bytes that carried it. */
+async function expectAnswerDescribed(page: Page): Promise<void> {
+  await showOnly(page, "message_end");
+  await row(page, "message_end").last().click();
+  const what = details(page).getByRole("region", { name: "What it did" });
+  await expect(what).toContainText(/Message \d+ is final: /);
+  await expect(what.getByRole("button", { name: /^Show in transcript/ })).toBeVisible();
+  await inspector(page).getByRole("tab", { name: "Bytes" }).click();
+  await expect(inspector(page)).toContainText(/Line [\d,]+ of pi's output · [\d,]+ bytes \+ LF/);
+}
+
+test("in the demo, what came before the inspector was first opened is described, bytes included", async ({ page, pier }) => {
+  const errors = watchErrors(page);
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  await sendPrompt(page, "Hello there");
+  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Hello from the scripted model!");
+  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+  await expect(inspector(page)).toHaveCount(0);
+
+  await openInspector(page);
+  await expectAnswerDescribed(page);
+  expect(errors).toEqual([]);
+});
+
+test("reloaded with the inspector open, pi's replayed output is described from its first record", async ({ page, pier }) => {
+  const errors = watchErrors(page);
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  await openInspector(page);
+  await sendPrompt(page, "Hello there");
+  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+
+  // As over a slow link: the inspector's code arrives well after pi's replayed output could have.
+  await page.route(/\/assets\/inspector-store[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Hello from the scripted model!");
+  // The first record pi ever wrote, replayed by the relay: described too.
+  await showOnly(page, "response");
+  await row(page, "response").first().click();
+  await expect(details(page).getByRole("region", { name: "What it did" })).not.toContainText("Not described");
+  await inspector(page).getByRole("tab", { name: "Records" }).click();
+  await expectAnswerDescribed(page);
+  expect(errors).toEqual([]);
+});
+
 test("the records download as JSONL that parses", async ({ page, pier }) => {
   const errors = watchErrors(page);
   await page.goto(pier.url);
