@@ -236,6 +236,27 @@ test("reloaded with the inspector open, pi's replayed output is described from i
   expect(errors).toEqual([]);
 });
 
+test("a record picked at the bottom of the list stays in view when its details open under it", async ({ page, pier }) => {
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  await openInspector(page);
+  await sendPrompt(page, "Hello there");
+  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+  await expect(row(page, "sessions_changed", "◆").last()).toBeVisible();
+  // Following the live end: the newest record is the list's last row, at its bottom.
+  const lastId = await records(page).getByRole("option").last().getAttribute("id");
+  const last = records(page).locator(`[id="${lastId}"]`);
+  await last.click();
+  await expect(details(page)).toBeVisible();
+  await expect(last).toHaveAttribute("aria-selected", "true");
+  await expect
+    .poll(async () => {
+      const [list, picked] = await Promise.all([records(page).boundingBox(), last.boundingBox()]);
+      return list !== null && picked !== null && picked.y >= list.y - 1 && picked.y + picked.height <= list.y + list.height + 1;
+    })
+    .toBe(true);
+});
+
 test("the records download as JSONL that parses", async ({ page, pier }) => {
   const errors = watchErrors(page);
   await page.goto(pier.url);
