@@ -65,6 +65,18 @@ test("the demo tour starts from the first screen, and a record it names opens th
     await inspector(page).getByRole("button", { name: "Close the lesson" }).click();
     await expect(inspector(page).getByRole("region", { name: /^Lesson:/ })).toHaveCount(0);
 
+    // The tour's records were described as they came, before the inspector was first opened.
+    const records = inspector(page).getByRole("listbox", { name: "Records" });
+    await records.getByRole("option").filter({ hasText: /\d+ deltas?/ }).first().click();
+    await inspector(page).getByRole("searchbox", { name: "Search records" }).fill("text_delta");
+    await records.getByRole("option").filter({ hasText: "text_delta" }).first().click();
+    await expect(inspector(page).getByRole("region", { name: "What it did" })).toContainText(/Appended \d+ characters? to the answer being written/);
+    await inspector(page).getByRole("tab", { name: "Bytes" }).click();
+    await expect(inspector(page)).toContainText(/Line [\d,]+ of pi's output · [\d,]+ bytes \+ LF/);
+    await inspector(page).getByRole("tab", { name: "Records" }).click();
+    await inspector(page).getByRole("searchbox", { name: "Search records" }).fill("");
+    await inspector(page).getByRole("button", { name: "Close details" }).click();
+
     // Keyboard too: a record name is a button.
     await page.getByRole("log", { name: "Conversation" }).getByRole("button", { name: "text_delta", exact: true }).first().focus();
     await page.keyboard.press("Enter");

@@ -197,20 +197,6 @@ async function expectAnswerDescribed(page: Page): Promise<void> {
   await expect(inspector(page)).toContainText(/Line [\d,]+ of pi's output · [\d,]+ bytes \+ LF/);
 }
 
-test("in the demo, what came before the inspector was first opened is described, bytes included", async ({ page, pier }) => {
-  const errors = watchErrors(page);
-  await page.goto(pier.url);
-  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
-  await sendPrompt(page, "Hello there");
-  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Hello from the scripted model!");
-  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
-  await expect(inspector(page)).toHaveCount(0);
-
-  await openInspector(page);
-  await expectAnswerDescribed(page);
-  expect(errors).toEqual([]);
-});
-
 test("reloaded with the inspector open, pi's replayed output is described from its first record", async ({ page, pier }) => {
   const errors = watchErrors(page);
   await page.goto(pier.url);

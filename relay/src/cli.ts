@@ -54,10 +54,10 @@ async function run(options: CliOptions): Promise<void> {
   let demoInfo: DemoInfo | null = null;
   if (options.demo) {
     demo = await startDemoModel(options.demoScenario);
-    demoInfo = { reason: "requested", projectDir: demo.projectDir };
+    demoInfo = { reason: "requested", projectDir: demo.projectDir, tour: options.demoScenario === null };
   } else if (options.demoFallback && (await probeModel(probeLaunch(userLaunch))) === "no_model") {
     demo = await startDemoModel(options.demoScenario);
-    demoInfo = { reason: "no_model", projectDir: demo.projectDir };
+    demoInfo = { reason: "no_model", projectDir: demo.projectDir, tour: options.demoScenario === null };
     process.stdout.write(
       "pi has no usable model configured, so Pier is using its offline demo model on a sample project.\n" +
         "Configure a model for pi (see its docs/models.md), then run pier again.\n",

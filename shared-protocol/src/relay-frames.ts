@@ -37,6 +37,8 @@ export type DemoInfo = {
   reason: "requested" | "no_model";
   /** Scratch copy of the sample project pi works in. */
   projectDir: string;
+  /** The scripted model plays the built-in tour (false: a scenario file given with --demo-scenario; absent from older relays). */
+  tour?: boolean;
 };
 
 export type RelayErrorCode =

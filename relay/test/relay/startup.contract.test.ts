@@ -1,7 +1,10 @@
 // Starting pier as a script would: one URL line on stdout, and a clear failure
 // (with pier's own explanation) when it cannot start.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPier, type RunningPier } from "../support/pier-process.ts";
+import { fileURLToPath } from "node:url";
+import { connectBrowser, startPier, type RunningPier } from "../support/pier-process.ts";
+
+const SCENARIO = fileURLToPath(new URL("./fixtures/long-stream.json", import.meta.url));
 
 describe("pier start-up", () => {
   let pier: RunningPier;
@@ -21,6 +24,23 @@ describe("pier start-up", () => {
     expect(new Set(lines).size).toBe(2);
     // The secret goes to stdout only, never to the log.
     expect(pier.stderr.join("\n")).not.toContain(pier.token);
+  });
+
+  it("says in its hello whether the demo plays the tour or a scenario file (the page describes the tour's records from the start)", async () => {
+    const browser = await connectBrowser(pier);
+    try {
+      expect(browser.hello.demo).toMatchObject({ reason: "requested", tour: true });
+    } finally {
+      await browser.close();
+    }
+    const scripted = await startPier(["--demo", "--demo-scenario", SCENARIO]);
+    try {
+      const viewer = await connectBrowser(scripted);
+      expect(viewer.hello.demo).toMatchObject({ reason: "requested", tour: false });
+      await viewer.close();
+    } finally {
+      await scripted.stop();
+    }
   });
 
   it("reports a bad option with pier's usage text instead of hanging", async () => {
