@@ -2,6 +2,8 @@
 // show what the product looks like now and can be made again after a change:
 //   node e2e/tools/readme-screenshots.ts
 // A real pier and pi on the demo model, the machine's Chromium, 1440×900.
+// The tour's answers hold emoji: without an emoji font (Debian:
+// fonts-noto-color-emoji) Chromium draws them as empty boxes.
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "@playwright/test";
 import { startPier } from "../../relay/test/support/pier-process.ts";
