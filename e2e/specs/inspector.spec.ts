@@ -228,13 +228,13 @@ test("a record picked at the bottom of the list stays in view when its details o
   await openInspector(page);
   await sendPrompt(page, "Hello there");
   await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
-  await expect(row(page, "sessions_changed", "◆").last()).toBeVisible();
-  // Following the live end: the newest record is the list's last row, at its bottom.
-  const lastId = await records(page).getByRole("option").last().getAttribute("id");
+  await expect(row(page, "agent_settled")).toBeVisible();
+  // Following the live end: the newest record is the list's last row, at its bottom (a row of folded deltas would open, not select).
+  const lastId = await records(page).getByRole("option").filter({ hasText: /^[↓↑◆]/ }).last().getAttribute("id");
   const last = records(page).locator(`[id="${lastId}"]`);
   await last.click();
-  await expect(details(page)).toBeVisible();
   await expect(last).toHaveAttribute("aria-selected", "true");
+  await expect(details(page)).toBeVisible();
   await expect
     .poll(async () => {
       const [list, picked] = await Promise.all([records(page).boundingBox(), last.boundingBox()]);
@@ -307,20 +307,20 @@ test.describe("while pi streams", () => {
   const distanceFromEnd = (scroller: Locator) => scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
 
   /**
-   * Five times over a second, while it grows, `scroller` is back at its end
-   * within a moment. (Right after new rows are in the DOM it is not yet: it
-   * scrolls after the layout that makes them, before that frame is painted.)
+   * Five times while it grows, `scroller` shows something new and is back at
+   * its end within a moment. (Right after new rows are in the DOM it is not
+   * yet: it scrolls after the layout that makes them, before that frame is
+   * painted.) Growth is waited for, not timed: on a loaded machine pi's
+   * stream can pause for a few hundred milliseconds.
    */
   async function keepsAtEnd(scroller: Locator): Promise<void> {
-    // What it shows last, to tell that it still changes between looks.
+    // What it shows last, to tell that it changed since the last look.
     const last = () => scroller.evaluate((element) => `${element.scrollHeight} ${element.textContent?.slice(-80)}`);
     let before = await last();
     for (let i = 0; i < 5; i++) {
+      await expect.poll(last, { timeout: 5000 }).not.toBe(before);
       await expect.poll(() => distanceFromEnd(scroller), { timeout: 1000 }).toBeLessThanOrEqual(1);
-      await scroller.page().waitForTimeout(200);
-      const now = await last();
-      expect(now).not.toBe(before);
-      before = now;
+      before = await last();
     }
   }
 
