@@ -54,7 +54,9 @@ test("the timeline shows the run as nested bars in lanes, live, and zooms", asyn
 
   // Zoom in: fewer things fit in view; Fit all brings them back. The page
   // asks pi for its state once the run is over: count once those records are
-  // drawn too (the timeline looks again at most every 100 ms).
+  // drawn too (the timeline looks again at most every 100 ms). On a loaded
+  // machine one more relay frame can still come after that: Fit all shows at
+  // least what was there.
   const shown = () => bars.getByRole("button").count();
   let all = -1;
   await expect
@@ -68,7 +70,7 @@ test("the timeline shows the run as nested bars in lanes, live, and zooms", asyn
   for (let i = 0; i < 6; i++) await inspector(page).getByRole("button", { name: "Zoom in" }).click();
   await expect.poll(shown).toBeLessThan(all);
   await inspector(page).getByRole("button", { name: "Fit all" }).click();
-  await expect.poll(shown).toBe(all);
+  await expect.poll(shown).toBeGreaterThanOrEqual(all);
 });
 
 test("the composer sends a command from a template, shows pi's answer, refuses what the relay would, and re-sends an edited earlier command", async ({ page, pier }) => {
