@@ -186,17 +186,6 @@ test.describe("separators", () => {
   });
 });
 
-/** The assistant's last message_end, selected: what it did, then the bytes that carried it. */
-async function expectAnswerDescribed(page: Page): Promise<void> {
-  await showOnly(page, "message_end");
-  await row(page, "message_end").last().click();
-  const what = details(page).getByRole("region", { name: "What it did" });
-  await expect(what).toContainText(/Message \d+ is final: /);
-  await expect(what.getByRole("button", { name: /^Show in transcript/ })).toBeVisible();
-  await inspector(page).getByRole("tab", { name: "Bytes" }).click();
-  await expect(inspector(page)).toContainText(/Line [\d,]+ of pi's output · [\d,]+ bytes \+ LF/);
-}
-
 test("reloaded with the inspector open, pi's replayed output is described from its first record", async ({ page, pier }) => {
   const errors = watchErrors(page);
   await page.goto(pier.url);
@@ -217,8 +206,14 @@ test("reloaded with the inspector open, pi's replayed output is described from i
   await showOnly(page, "response");
   await row(page, "response").first().click();
   await expect(details(page).getByRole("region", { name: "What it did" })).not.toContainText("Not described");
-  await inspector(page).getByRole("tab", { name: "Records" }).click();
-  await expectAnswerDescribed(page);
+  // The answer's end: what it did, then the bytes that carried it.
+  await showOnly(page, "message_end");
+  await row(page, "message_end").last().click();
+  const what = details(page).getByRole("region", { name: "What it did" });
+  await expect(what).toContainText(/Message \d+ is final: /);
+  await expect(what.getByRole("button", { name: /^Show in transcript/ })).toBeVisible();
+  await inspector(page).getByRole("tab", { name: "Bytes" }).click();
+  await expect(inspector(page)).toContainText(/Line [\d,]+ of pi's output · [\d,]+ bytes \+ LF/);
   expect(errors).toEqual([]);
 });
 
