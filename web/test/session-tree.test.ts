@@ -74,6 +74,13 @@ describe("describeEntry", () => {
     expect(describeEntry(message("x", { role: "hologram" }))).toMatchObject({ kind: "other", title: "hologram message" });
   });
 
+  it("titles answers and summaries by what the chat shows of their Markdown, and a prompt as it was typed", () => {
+    expect(describeEntry(assistant("a", "## Done\n\n**Fixed** `greet<T>()` in [greet.js](src/greet.js)")).title).toBe("pi: Done Fixed greet<T>() in greet.js");
+    expect(describeEntry(entry("c", "compaction", { summary: "## Goal\n- make *tests* pass", firstKeptEntryId: "x", tokensBefore: 1 })).title).toBe("Compacted: Goal make tests pass");
+    expect(describeEntry(entry("b", "branch_summary", { fromId: "z", summary: "> Tried **A**" })).title).toBe("Branch summary: Tried A");
+    expect(describeEntry(user("u", "why is **this** `x`?")).title).toBe("You: why is **this** `x`?");
+  });
+
   it("titles a tool result after its call when the call is known", () => {
     const result = message("r", { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "…" }], isError: false });
     expect(describeEntry(result)).toEqual({ kind: "tool", title: "read", forkable: false });

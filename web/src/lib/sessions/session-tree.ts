@@ -7,6 +7,7 @@
 // recurses, and every pass is O(number of entries).
 
 import { toolSummary } from "../format.ts";
+import { markdownAsText } from "../markdown/markdown-as-text.ts";
 
 /**
  * One session entry as pi stores it (docs/session-format.md). Only `type`,
@@ -140,6 +141,11 @@ export function oneLine(text: string, max = TITLE_MAX): string {
   return cut ? `${flat}…` : flat;
 }
 
+/** The start of a Markdown text (an answer, a summary) as the chat shows it: "**Done.** See `a.ts`" is titled "Done. See a.ts". */
+function plain(text: string): string {
+  return markdownAsText(text.slice(0, TITLE_MAX + 80));
+}
+
 /** `prefix` + a text already on one line, cut to the title length. */
 function titled(prefix: string, line: string): string {
   const title = prefix + line;
@@ -205,7 +211,7 @@ function describeMessage(message: unknown, toolCalls: ReadonlyMap<string, ToolCa
       return { kind: "user", title: titled("You: ", text || "(empty)"), forkable: true };
     }
     case "assistant": {
-      const text = oneLine(textOf(message.content, TITLE_MAX + 40));
+      const text = oneLine(plain(textOf(message.content, TITLE_MAX + 80)));
       if (text) return { kind: "assistant", title: titled("pi: ", text), forkable: false };
       if (message.stopReason === "aborted") return { kind: "assistant", title: "pi: (stopped)", forkable: false };
       const error = str(message.errorMessage);
@@ -243,9 +249,9 @@ function describeMessage(message: unknown, toolCalls: ReadonlyMap<string, ToolCa
       return { kind: "custom", title: oneLine(`${str(message.customType) ?? "extension"}: ${text || "(no text)"}`), forkable: false };
     }
     case "compactionSummary":
-      return { kind: "compaction", title: oneLine(`Compacted: ${str(message.summary) ?? ""}`), forkable: false };
+      return { kind: "compaction", title: oneLine(`Compacted: ${plain(str(message.summary) ?? "")}`), forkable: false };
     case "branchSummary":
-      return { kind: "branchSummary", title: oneLine(`Branch summary: ${str(message.summary) ?? ""}`), forkable: false };
+      return { kind: "branchSummary", title: oneLine(`Branch summary: ${plain(str(message.summary) ?? "")}`), forkable: false };
     default:
       return { kind: "other", title: oneLine(`${role ?? "unknown"} message`), forkable: false };
   }
@@ -273,9 +279,9 @@ export function describeEntry(entry: unknown, toolCalls?: ReadonlyMap<string, To
       return { kind: "usage", title: oneLine(`Usage (${str(entry.kind) ?? "other"})${usage !== undefined ? `: ${tokens(usage)} tokens` : ""}`), forkable: false };
     }
     case "compaction":
-      return { kind: "compaction", title: oneLine(`Compacted: ${str(entry.summary) ?? "(no summary)"}`), forkable: false };
+      return { kind: "compaction", title: oneLine(`Compacted: ${plain(str(entry.summary) ?? "(no summary)")}`), forkable: false };
     case "branch_summary":
-      return { kind: "branchSummary", title: oneLine(`Branch summary: ${str(entry.summary) ?? "(no summary)"}`), forkable: false };
+      return { kind: "branchSummary", title: oneLine(`Branch summary: ${plain(str(entry.summary) ?? "(no summary)")}`), forkable: false };
     case "context_edit":
       return {
         kind: "edit",
