@@ -33,7 +33,7 @@ async function offeredLevels(page: Page): Promise<string[]> {
 async function openReady(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
-  await expect(modelButton(page)).toHaveAccessibleName("Model: Pier demo model. Change model");
+  await expect(modelButton(page)).toHaveAccessibleName("Model: Pier demo model from pier-demo — change model");
   await expect(thinking(page)).toBeEnabled();
 }
 
@@ -61,7 +61,7 @@ test("the model picker lists pi's models, switches model and pi confirms; Alt+M 
     await expect(options).toHaveCount(1);
     await page.keyboard.press("Enter");
     await expect(dialog).toBeHidden();
-    await expect(modelButton(page)).toHaveAccessibleName("Model: Pier demo model (fast). Change model");
+    await expect(modelButton(page)).toHaveAccessibleName("Model: Pier demo model (fast) from pier-demo — change model");
     await expect.poll(async () => (await piState(pi)).model?.id).toBe("pier-demo-model-fast");
 
     // A model without reasoning offers only "off": nothing else can be sent.
@@ -71,7 +71,7 @@ test("the model picker lists pi's models, switches model and pi confirms; Alt+M 
     // Alt+M (cycle_model) goes to the next model; the levels are asked again.
     await prompt(page).focus();
     await page.keyboard.press("Alt+m");
-    await expect(modelButton(page)).toHaveAccessibleName("Model: Pier demo model. Change model");
+    await expect(modelButton(page)).toHaveAccessibleName("Model: Pier demo model from pier-demo — change model");
     await expect(page.getByRole("status").filter({ hasText: "Now using Pier demo model" })).toBeVisible();
     await expect.poll(async () => (await piState(pi)).model?.id).toBe("pier-demo-model");
     await expect.poll(() => offeredLevels(page)).toEqual(["off", "minimal", "low", "medium", "high"]);

@@ -178,7 +178,7 @@ test("the session's name shows in the header and the tab title and is edited in 
   try {
     await page.goto(pier.url);
     await other.goto(await pier.freshUrl());
-    await page.getByRole("button", { name: "Name this session" }).click();
+    await page.getByRole("button", { name: "Unnamed session: name it" }).click();
     const input = page.getByRole("textbox", { name: "Session name" });
     await input.fill("Greeter refactor");
     await input.press("Enter");

@@ -89,7 +89,7 @@ function defineThemes(): void {
     hover: "#ebebef",
     border: "#e2e2e7",
     text: "#1c1c21",
-    faint: "#8d8d98",
+    faint: "#686873",
     accent: "#3b5bdb",
     accentSoft: "#e8edfd",
   };
@@ -99,7 +99,7 @@ function defineThemes(): void {
     hover: "#26272e",
     border: "#2c2d34",
     text: "#e7e7ea",
-    faint: "#70707b",
+    faint: "#9595a0",
     accent: "#7b93ff",
     accentSoft: "#252b45",
   };
@@ -118,6 +118,8 @@ function defineThemes(): void {
     "editor.foreground": c.text,
     "editorLineNumber.foreground": c.faint,
     "editorLineNumber.activeForeground": c.text,
+    // The number of the empty line after a final newline: readable too.
+    "editorLineNumber.dimmedForeground": c.faint,
     "editor.lineHighlightBackground": c.sunken,
     "editor.lineHighlightBorder": c.sunken,
     "editorCursor.foreground": c.accent,
