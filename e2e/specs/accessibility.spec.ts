@@ -1,0 +1,89 @@
+// Accessibility: axe-core (the engine behind Lighthouse's and Chrome's
+// audits) checks the screens a newcomer goes through, each in light and in
+// dark: the first screen, the demo tour's answers, the inspector's four
+// tabs, the Sessions panel and its tree, the Share dialog, and the usage
+// and model popovers. Every rule axe runs by default (WCAG A and AA, and its
+// best practices), with three exceptions, each for a reason:
+// - the records list scrolls inside a listbox that has the focus and moves
+//   through the records with the arrow keys (aria-activedescendant): its
+//   scroller needs no focus of its own (scrollable-region-focusable);
+// - a first screen's way to start is named by its title ("Start the tour"),
+//   its text describes it; a session tree row is named by its title and
+//   where it stands ("…, current position"), without the time it shows
+//   (label-content-name-mismatch: the name holds the visible label, which
+//   is what WCAG 2.5.3 asks, not every word on the control);
+// - the editor (Monaco) is not opened here: its tab strip keeps the close
+//   buttons beside the tabs, as editors do.
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { startPier } from "../../relay/test/support/pier-process.ts";
+import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
+import { expect, test } from "../support/pier.ts";
+
+// Colours switch at once (app.css drops transitions for reduced motion): no contrast is measured mid-fade.
+test.use({ reducedMotion: "reduce" });
+
+const inspector = (page: Page) => page.getByRole("complementary", { name: "Protocol inspector" });
+
+/** No axe violation on the page as it is now, in light and in dark. */
+async function expectAccessible(page: Page, where: string, disabled: string[] = []): Promise<void> {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).disableRules(disabled).analyze();
+    const found = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => `${node.target.join(" ")} — ${node.failureSummary?.split("\n")[1]?.trim()}`).join("; ")}`);
+    expect(found, `${where}, ${colorScheme}`).toEqual([]);
+  }
+}
+
+test("the first screen, the tour, the inspector, sessions, sharing and the header's popovers pass axe in light and dark", async ({ page, piVersion }) => {
+  test.slow(); // the tour is paced to be read: ~15 s
+  const pier = await startPier(["--demo", ...piArgsForVersion(piVersion)]);
+  try {
+    await page.goto(pier.url);
+    await expect(page.getByRole("heading", { name: "What should pi work on?" })).toBeVisible();
+    await expectAccessible(page, "first screen", ["label-content-name-mismatch"]);
+
+    await page.getByRole("list", { name: "Ways to start" }).getByRole("button", { name: "Start the tour", exact: true }).click();
+    const conversation = page.getByRole("log", { name: "Conversation" });
+    await expect(conversation.getByText("That's the tour.")).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
+    await expectAccessible(page, "the tour's answers");
+
+    await page.getByRole("button", { name: "Protocol inspector", exact: true }).click();
+    await expect(inspector(page).getByRole("listbox", { name: "Records" }).getByRole("option").first()).toBeVisible();
+    await expectAccessible(page, "inspector, Records", ["scrollable-region-focusable"]);
+    for (const tab of ["Bytes", "Timeline", "Compose"]) {
+      await inspector(page).getByRole("tab", { name: tab }).click();
+      await expect(inspector(page).getByRole("tab", { name: tab })).toHaveAttribute("aria-selected", "true");
+      await expect(inspector(page).getByRole("tabpanel")).toBeVisible();
+      await expectAccessible(page, `inspector, ${tab}`);
+    }
+    await inspector(page).getByRole("button", { name: "Close protocol inspector" }).click();
+
+    await page.getByRole("button", { name: "Sessions", exact: true }).click();
+    const sessions = page.getByRole("dialog", { name: "Sessions" });
+    await expect(sessions.getByRole("list", { name: "Saved sessions" }).getByRole("listitem").first()).toBeVisible();
+    await expectAccessible(page, "sessions list");
+    await sessions.getByRole("tab", { name: "This session's tree" }).click();
+    await expect(sessions.getByRole("treeitem").first()).toBeVisible();
+    await expectAccessible(page, "session tree", ["label-content-name-mismatch"]);
+    await page.keyboard.press("Escape");
+    await expect(sessions).toBeHidden();
+
+    await page.getByRole("button", { name: "Share" }).click();
+    await expect(page.getByRole("dialog", { name: "Share" })).toBeVisible();
+    await expectAccessible(page, "share dialog");
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("button", { name: /^Usage: / }).click();
+    await expect(page.getByRole("dialog", { name: "Session usage" })).toBeVisible();
+    await expectAccessible(page, "usage popover");
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("button", { name: /^Model: / }).click();
+    await expect(page.getByRole("dialog").getByRole("option").first()).toBeVisible();
+    await expectAccessible(page, "model picker");
+  } finally {
+    await pier.stop();
+  }
+});
