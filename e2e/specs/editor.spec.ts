@@ -63,15 +63,34 @@ test("open a file from the tree, edit it and save with Ctrl+S", async ({ page, p
   await expect(editorLines(page)).toContainText("export function greet");
 
   await typeAtEnd(page, "\n// saved from Pier\n");
-  // Dirty: the tab's close button says so (●).
-  await expect(page.getByRole("button", { name: "Close greet.js (unsaved changes)" })).toBeVisible();
+  // Dirty: the tab says so (● on its close button, and in its name).
+  await expect(page.getByRole("tab", { name: "greet.js (unsaved changes)" })).toBeVisible();
 
   await page.keyboard.press("Control+s");
-  await expect(page.getByRole("button", { name: "Close greet.js", exact: true })).toBeAttached();
+  await expect(page.getByRole("tab", { name: "greet.js", exact: true })).toBeAttached();
   await expect.poll(() => readFile(join(dir, "src/greet.js"), "utf8")).toContain("// saved from Pier");
   // Saved through the API: the original text is all still there.
   const onDisk = await readFile(join(dir, "src/greet.js"), "utf8");
   expect(onDisk).toContain('import { DEFAULT_LANGUAGE, GREETINGS } from "./greetings.js";');
+});
+
+test("the keyboard closes the focused tab with Delete, and asks first when it has unsaved changes", async ({ page, pier }) => {
+  await openPage(page, pier);
+  await openFromTree(page, "README.md");
+  await openFromTree(page, "package.json");
+  await typeAtEnd(page, "\n");
+  const dirty = page.getByRole("tab", { name: "package.json (unsaved changes)" });
+  await dirty.focus();
+  await page.keyboard.press("Delete");
+  const ask = page.getByRole("dialog", { name: "Save changes to package.json?" });
+  await ask.getByRole("button", { name: "Don't save" }).click();
+  await expect(dirty).toHaveCount(0);
+
+  // The tab left has the focus: Delete goes on closing.
+  const readme = page.getByRole("tab", { name: "README.md", exact: true });
+  await expect(readme).toBeFocused();
+  await page.keyboard.press("Delete");
+  await expect(page.getByRole("tablist", { name: "Open editors" }).getByRole("tab")).toHaveCount(0);
 });
 
 test("a clean editor follows changes on disk", async ({ page, pier }) => {
@@ -83,7 +102,7 @@ test("a clean editor follows changes on disk", async ({ page, pier }) => {
   await writeFile(file, `${await readFile(file, "utf8")}\nAppended on disk by the test.\n`);
   await expect(editorLines(page)).toContainText("Appended on disk by the test.");
   // Not dirty: following the disk is not an edit.
-  await expect(page.getByRole("button", { name: "Close README.md", exact: true })).toBeAttached();
+  await expect(page.getByRole("tab", { name: "README.md", exact: true })).toBeAttached();
 });
 
 test.describe("a save that conflicts with a change on disk", () => {
@@ -92,7 +111,7 @@ test.describe("a save that conflicts with a change on disk", () => {
     await openPage(page, pier);
     await openFromTree(page, "src", "greetings.js");
     await typeAtEnd(page, "\n// mine: typed in the editor\n");
-    await expect(page.getByRole("button", { name: "Close greetings.js (unsaved changes)" })).toBeVisible();
+    await expect(page.getByRole("tab", { name: "greetings.js (unsaved changes)" })).toBeVisible();
 
     const file = join(dir, "src/greetings.js");
     const theirs = `${await readFile(file, "utf8")}\n// theirs: written on disk\n`;
@@ -117,7 +136,7 @@ test.describe("a save that conflicts with a change on disk", () => {
     expect(onDisk).toContain("// mine: typed in the editor");
     expect(onDisk).not.toContain("// theirs: written on disk");
     await expect(editorLines(page)).toContainText("// mine: typed in the editor");
-    await expect(page.getByRole("button", { name: "Close greetings.js", exact: true })).toBeAttached();
+    await expect(page.getByRole("tab", { name: "greetings.js", exact: true })).toBeAttached();
   });
 
   test("take theirs keeps the disk version and the buffer follows it", async ({ page, pier }) => {
@@ -127,7 +146,7 @@ test.describe("a save that conflicts with a change on disk", () => {
     expect(await readFile(file, "utf8")).toBe(theirs);
     await expect(editorLines(page)).toContainText("// theirs: written on disk");
     expect(await editorText(page)).not.toContain("// mine: typed in the editor");
-    await expect(page.getByRole("button", { name: "Close greetings.js", exact: true })).toBeAttached();
+    await expect(page.getByRole("tab", { name: "greetings.js", exact: true })).toBeAttached();
     // Mine is one undo away, not gone.
     await editorLines(page).click();
     await page.keyboard.press("Control+z");
