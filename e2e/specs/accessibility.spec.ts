@@ -2,7 +2,8 @@
 // audits) checks the screens a newcomer goes through, each in light and in
 // dark: the first screen, the demo tour's answers, the inspector's four
 // tabs, the Sessions panel and its tree, the Share dialog, the usage and
-// model popovers, and the explorer with a file open in the editor. Every
+// model popovers, and the explorer with a file open in the editor; and, for
+// sharing, a viewer's page and the driver's with the viewer in it. Every
 // rule axe runs by default (WCAG A and AA, and its best practices), with
 // these exceptions, each for a reason:
 // - the records list scrolls inside a listbox that has the focus and moves
@@ -12,7 +13,9 @@
 //   its text describes it; a session tree row is named by its title and
 //   where it stands ("…, current position"), without the time it shows
 //   (label-content-name-mismatch: the name holds the visible label, which
-//   is what WCAG 2.5.3 asks, not every word on the control);
+//   is what WCAG 2.5.3 asks, not every word on the control); so is the
+//   button of the people here ("People here: 2"), whose initials stand for
+//   faces, not for its label;
 // - with the editor open, the splitter between it and the chat (a focusable
 //   separator) stands between two landmarks, in none (region, a best
 //   practice, not a WCAG rule); the code's own colours are Monaco's (VS
@@ -97,4 +100,33 @@ test("the first screen, the tour, the inspector, sessions, sharing, the header's
   } finally {
     await pier.stop();
   }
+});
+
+test("sharing: a viewer's page, before and after giving a name, and the driver's with the viewer in it pass axe in light and dark", async ({ page, pier, browser }) => {
+  await page.goto(pier.url);
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  await prompt.fill("hello");
+  await prompt.press("Enter");
+  await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
+  await page.getByRole("button", { name: "Share" }).click();
+  const share = page.getByRole("dialog", { name: "Share" });
+  await share.getByRole("button", { name: "Create viewer link" }).click();
+  const link = await share.getByRole("textbox", { name: "Link address" }).inputValue();
+  await expect(share.getByRole("img", { name: "QR code of the viewer link" })).toBeVisible();
+  await expectAccessible(page, "share dialog with a link");
+  await page.keyboard.press("Escape");
+
+  const viewer = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+  await viewer.goto(link);
+  const banner = viewer.getByRole("region", { name: "Introduce yourself" });
+  await expect(banner).toBeVisible();
+  await expect(viewer.getByRole("log", { name: "Conversation" })).toContainText("Hello from the scripted model!");
+  await expectAccessible(viewer, "viewer, asked for a name", ["label-content-name-mismatch"]);
+  await banner.getByRole("textbox", { name: "Your name" }).fill("Bob");
+  await banner.getByRole("textbox", { name: "Your name" }).press("Enter");
+  await expect(banner).toBeHidden();
+  await expectAccessible(viewer, "viewer", ["label-content-name-mismatch"]);
+
+  await expect(page.getByRole("button", { name: "People here: 2" })).toBeVisible();
+  await expectAccessible(page, "driver with a viewer", ["label-content-name-mismatch"]);
 });

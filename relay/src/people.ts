@@ -4,8 +4,8 @@
 import { MAX_NAME_LENGTH, type Person } from "@pier/protocol";
 import type { Grant } from "./access-links.ts";
 
-/** Distinct on light and dark backgrounds; handed out in turn. */
-const COLOURS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599", "#e64980", "#5c940d", "#7048e8", "#c92a2a"];
+/** Distinct on light and dark backgrounds, handed out in turn; each is the background of white initials and names, so all reach 4.5:1 against white. */
+const COLOURS = ["#c2410c", "#1971c2", "#237a35", "#ae3ec9", "#b35c00", "#0b7285", "#c2255c", "#4d7c0f", "#7048e8", "#c92a2a"];
 
 type Member = Person & { grant: Grant };
 
