@@ -33,7 +33,7 @@ try {
   await page.screenshot({ path: `${DOCS}screenshot.png` });
 
   // The inspector on the tour's bash run: the record, what it did, and the card it changed.
-  await page.getByRole("button", { name: "Close greetings.js", exact: true }).click();
+  await page.getByRole("tab", { name: "greetings.js", exact: true }).press("Delete");
   await page.getByRole("button", { name: "Protocol inspector", exact: true }).click();
   const inspector = page.getByRole("complementary", { name: "Protocol inspector" });
   await inspector.getByRole("option").filter({ hasText: /tool_execution_end\s+bash/ }).last().click();
