@@ -130,3 +130,33 @@ test("sharing: a viewer's page, before and after giving a name, and the driver's
   await expect(page.getByRole("button", { name: "People here: 2" })).toBeVisible();
   await expectAccessible(page, "driver with a viewer", ["label-content-name-mismatch"]);
 });
+
+test("Tab and Shift+Tab go round a modal panel's own controls, not the page behind it", async ({ page, pier }) => {
+  await page.goto(pier.url);
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  await prompt.fill("hello");
+  await prompt.press("Enter");
+  await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Sessions", exact: true }).click();
+  const sessions = page.getByRole("dialog", { name: "Sessions" });
+  await expect(sessions.getByRole("list", { name: "Saved sessions" }).getByRole("listitem").first()).toBeVisible();
+  const focusInside = (dialog: typeof sessions) => dialog.evaluate((box) => box.contains(document.activeElement));
+  for (const key of ["Tab", "Shift+Tab"]) {
+    // More presses than the panel has controls: round at least once.
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press(key);
+      expect(await focusInside(sessions), `${key} × ${i + 1}`).toBe(true);
+    }
+  }
+  await page.keyboard.press("Escape");
+  await expect(sessions).toBeHidden();
+
+  await page.keyboard.press("Control+p");
+  const goTo = page.getByRole("dialog", { name: "Go to file" });
+  await expect(goTo).toBeVisible();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press("Tab");
+    expect(await focusInside(goTo), `Tab × ${i + 1} in Go to file`).toBe(true);
+  }
+});
