@@ -20,28 +20,14 @@
 //   separator) stands between two landmarks, in none (region, a best
 //   practice, not a WCAG rule); the code's own colours are Monaco's (VS
 //   Code's) syntax themes, not checked here (its lines are left out).
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { startPier } from "../../relay/test/support/pier-process.ts";
 import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
+import { expectAccessible } from "../support/accessible.ts";
 import { expect, test } from "../support/pier.ts";
-
-// Colours switch at once (app.css drops transitions for reduced motion): no contrast is measured mid-fade.
-test.use({ reducedMotion: "reduce" });
 
 const inspector = (page: Page) => page.getByRole("complementary", { name: "Protocol inspector" });
 
-/** No axe violation on the page as it is now, in light and in dark (but for the rules `disabled` and the elements `excluded`). */
-async function expectAccessible(page: Page, where: string, disabled: string[] = [], excluded: string[] = []): Promise<void> {
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    const axe = new AxeBuilder({ page }).disableRules(disabled);
-    for (const selector of excluded) axe.exclude(selector);
-    const { violations } = await axe.analyze();
-    const found = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => `${node.target.join(" ")} — ${node.failureSummary?.split("\n")[1]?.trim()}`).join("; ")}`);
-    expect(found, `${where}, ${colorScheme}`).toEqual([]);
-  }
-}
 
 test("the first screen, the tour, the inspector, sessions, sharing, the header's popovers and the editor pass axe in light and dark", async ({ page, piVersion }) => {
   test.slow(); // the tour is paced to be read: ~15 s
@@ -116,7 +102,7 @@ test("sharing: a viewer's page, before and after giving a name, and the driver's
   await expectAccessible(page, "share dialog with a link");
   await page.keyboard.press("Escape");
 
-  const viewer = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+  const viewer = await (await browser.newContext()).newPage();
   await viewer.goto(link);
   const banner = viewer.getByRole("region", { name: "Introduce yourself" });
   await expect(banner).toBeVisible();

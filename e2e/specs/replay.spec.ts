@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { startPierReplay, type RunningPier } from "../../relay/test/support/pier-process.ts";
+import { expectAccessible } from "../support/accessible.ts";
 import { expect, extension, test } from "../support/pier.ts";
 
 test.use({ scenarioName: "tools", piArgs: ["-e", extension("ui-probe.ts")] });
@@ -100,6 +101,8 @@ test("a session recorded in the inspector replays with no pi: play to the end, s
     await expect(replayBar(player).getByRole("button", { name: "Play", exact: true })).toBeVisible();
     await expect.poll(() => transcript(player)).toEqual(liveTranscript);
     await expect(cards(player)).toHaveCount(6);
+    // The replay bar and the rebuilt page pass axe (the records' scroller: see accessibility.spec).
+    await expectAccessible(player, "replay at its end, inspector open", ["scrollable-region-focusable"]);
     const records = inspector(player).getByRole("listbox", { name: "Records" });
     await expect(records.getByRole("option").filter({ hasText: /↑\s*[\d:.]+\s*extension_ui_response\b/ })).toHaveCount(1);
     // The dialog was answered then: it is closed now.
@@ -119,6 +122,7 @@ test("a session recorded in the inspector replays with no pi: play to the end, s
     await seek(slider(player), asked + 1);
     await expect(player.getByRole("dialog", { name: "Delete the scratch file?" })).toBeVisible();
     await expect(cards(player)).toHaveCount(6);
+    await expectAccessible(player, "replay with an extension's dialog open", ["scrollable-region-focusable"]);
 
     // Step: one record at a time.
     await replayBar(player).getByRole("button", { name: "Next record" }).click();
