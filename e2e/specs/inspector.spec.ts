@@ -217,6 +217,48 @@ test("reloaded with the inspector open, pi's replayed output is described from i
   expect(errors).toEqual([]);
 });
 
+test("an inspector store that never arrives costs the descriptions, never the session", async ({ page, pier }) => {
+  // The page applies nothing before the store is there, for at most a few seconds.
+  await page.route(/\/assets\/inspector-store[^/]*\.js$/, () => {});
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible({ timeout: 10_000 });
+  await sendPrompt(page, "Hello there");
+  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Hello from the scripted model!");
+  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+});
+
+test("opened for the first time after an answer, the inspector has described its records: both links and the bytes", async ({ page, pier }) => {
+  const errors = watchErrors(page);
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  // A person chats first, and opens the inspector to see how that answer came.
+  await sendPrompt(page, "Hello there");
+  await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+  await expect(inspector(page)).toHaveCount(0);
+  await openInspector(page);
+
+  // From the answer to its records.
+  const answer = conversation(page).getByRole("article", { name: "pi" }).last();
+  await answer.getByRole("button", { name: "Inspect records" }).click();
+  await expect(inspector(page).getByRole("status")).toContainText(/\d+ records changed message \d+/);
+  await expect(row(page, "message_start").filter({ hasText: "assistant" })).toHaveAttribute("aria-selected", "true");
+
+  // From a record to what it did, to the answer, and to its bytes.
+  await showOnly(page, "message_end");
+  await row(page, "message_end").filter({ hasText: "assistant" }).click();
+  const what = details(page).getByRole("region", { name: "What it did" });
+  await expect(what).toContainText(/Message \d+ is final: /);
+  await conversation(page).evaluate((el) => el.parentElement!.scrollTo(0, 0));
+  await what.getByRole("button", { name: /^Show in transcript/ }).click();
+  const linked = conversation(page).locator(".row.linked");
+  await expect(linked).toContainText("Hello from the scripted model!");
+  await expect(linked).toBeInViewport();
+  await details(page).getByRole("button", { name: "View its bytes" }).click();
+  await expect(inspector(page)).toContainText(/Line [\d,]+ of pi's output · [\d,]+ bytes \+ LF/);
+  await expect(inspector(page).getByRole("region", { name: "Bytes" })).toContainText('{"type":"message_end"');
+  expect(errors).toEqual([]);
+});
+
 test("a record picked at the bottom of the list stays in view when its details open under it", async ({ page, pier }) => {
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();

@@ -1,32 +1,30 @@
 import { mount } from "svelte";
 import App from "./App.svelte";
 import "./app.css";
-import { connection, view } from "./lib/app-context.svelte.ts";
+import { connection } from "./lib/app-context.svelte.ts";
 import { replaySession } from "./lib/replay/replay-session.svelte.ts";
 
-/** How long a page that left the inspector open waits for its code before connecting anyway. */
+/** How long a page waits for the inspector's store before it applies what it receives anyway. */
 const INSPECTOR_WAIT_MS = 3000;
 
 const target = document.getElementById("app");
 if (target === null) throw new Error("#app is missing from index.html");
 
+// Fetched while the app mounts, not after (see connectLive).
+const inspectorStore = import("./lib/inspector/inspector-store.svelte.ts").catch((error: unknown) => console.error("the protocol inspector did not load", error));
 mount(App, { target });
 void start();
 
 /**
  * A live relay, or the capture `pier replay` serves (its link leads to
  * `/?replay`; then no connection is made at all). A live page connects at
- * once, without asking anything first (once the inspector's code is there,
- * when it was left open).
+ * once, without asking anything first.
  */
 async function start(): Promise<void> {
-  if (!new URLSearchParams(location.search).has("replay")) {
-    await loadInspectorIfOpen();
-    return connection.connect();
-  }
+  if (!new URLSearchParams(location.search).has("replay")) return connectLive();
   const { fetchServedCapture, probeServedReplay } = await import("./lib/replay/served-replay.ts");
   const served = await probeServedReplay();
-  if (served === null) return connection.connect();
+  if (served === null) return connectLive();
   connection.beginReplay();
   const result = await fetchServedCapture(served);
   if (result.ok) replaySession.open(result.capture, true);
@@ -35,14 +33,17 @@ async function start(): Promise<void> {
 
 /**
  * The inspector describes each record (what it did, the bytes that carried
- * it) as it is applied, from the moment its store is loaded. When it was left
- * open, load the store before connecting, so that the relay's replay of pi's
- * output is described from its first record, not from whenever the panel's
- * code happened to arrive. Waited for INSPECTOR_WAIT_MS at most: a load that
- * fails or hangs costs the descriptions, never the connection.
+ * it) as it is applied, from the moment its store is loaded. The store is
+ * fetched while the app mounts, and nothing received is applied before it
+ * is there: whenever the panel is first opened, every record the page holds
+ * is described, from the first one of the relay's replay on (people open it
+ * to look at what just happened). The socket opens meanwhile, so the wait
+ * costs the first screen little. The store is a lazy chunk of plain models;
+ * the panel's own code (views, composer, Monaco) loads only when it opens.
+ * A store that fails to load or hangs costs the descriptions after
+ * INSPECTOR_WAIT_MS, never the connection.
  */
-async function loadInspectorIfOpen(): Promise<void> {
-  if (!view.logOpen) return;
-  const loaded = import("./lib/inspector/inspector-store.svelte.ts").catch((error: unknown) => console.error("the protocol inspector did not load", error));
-  await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, INSPECTOR_WAIT_MS))]);
+function connectLive(): void {
+  connection.holdUntil(inspectorStore, INSPECTOR_WAIT_MS);
+  connection.connect();
 }

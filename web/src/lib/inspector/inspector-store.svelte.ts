@@ -2,10 +2,9 @@
 // connection's wire tap from the moment this module is first loaded, and
 // from the record log for what came before), the tab, the selected record,
 // and the actions the panel offers (show in transcript, inspect an element,
-// export, compose). Loaded with the panel (or, to describe records from the
-// start, before connecting when the panel was left open, and as soon as the
-// demo tour says hello: main.ts, App.svelte), never otherwise: a page that
-// does not open the inspector runs none of this.
+// export, compose). Loaded before the page connects (main.ts), so that the
+// panel, whenever it is first opened, finds every record described; the
+// panel's own code (views, composer, Monaco) loads only when it opens.
 //
 // The models are plain data and not reactive (thousands of records a
 // second go into them); `version` says when to look again, at most every

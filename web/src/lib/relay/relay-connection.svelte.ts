@@ -190,6 +190,8 @@ export class RelayConnection {
   #lineAt = 0;
   #linesArrivedAt = 0;
   #draining = false;
+  /** While set, what arrives is queued and not applied (see holdUntil). */
+  #held: Promise<unknown> | null = null;
   readonly #drainer = new FrameScheduler(() => this.#drain());
   #logChanged = false;
   /** The first line of a truncated replay may start mid-record. */
@@ -208,7 +210,7 @@ export class RelayConnection {
   #advanceAgain = false;
   #workspaceListeners = new Set<WorkspaceChangeListener>();
   #recordListeners = new Set<RecordListener>();
-  /** Usually empty (the inspector adds one when it is first opened): the hot path checks the length only. */
+  /** Usually empty (the inspector's store adds one when it loads): the hot path checks the length only. */
   #taps: WireTap[] = [];
   /** Usually empty (a recording adds one). */
   #recorders: WireRecorder[] = [];
@@ -256,6 +258,23 @@ export class RelayConnection {
       // After whatever arrived before it.
       this.#enqueue({ kind: "closed", code: event.code, opened: this.#opened });
     };
+  }
+
+  /**
+   * Receive at once, but apply nothing before `ready` settles, or `maxMs`
+   * passed: what arrives meanwhile waits in the queue, in order. For code
+   * that must see every record from the first one on and is still loading
+   * (main.ts: the inspector's store), without delaying the socket for it.
+   */
+  holdUntil(ready: Promise<unknown>, maxMs: number): void {
+    const held = Promise.race([ready, new Promise((resolve) => setTimeout(resolve, maxMs))]).catch(() => undefined);
+    this.#held = held;
+    void held.then(() => {
+      if (this.#held !== held) return;
+      this.#held = null;
+      if (pageHidden()) this.#drain();
+      else this.#drainer.schedule();
+    });
   }
 
   /** Stop for good (tests, page teardown). */
@@ -671,7 +690,7 @@ export class RelayConnection {
    * microtask after this task).
    */
   #drain(): void {
-    if (this.#draining) return;
+    if (this.#draining || this.#held !== null) return;
     this.#draining = true;
     const deadline = pageHidden() ? Infinity : performance.now() + SLICE_BUDGET_MS;
     try {

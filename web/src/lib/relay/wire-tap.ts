@@ -2,9 +2,9 @@
 // each chunk of pi's stdout before the records it completes, and each entry
 // of the record log as it is appended (a pi record right after the reducer
 // applied it, a command sent, a relay frame). The protocol inspector keeps
-// models of its own from these; the connection itself does nothing more
-// than check whether anyone listens, so a page that never opens the
-// inspector pays nothing.
+// models of its own from these (its store taps from the page's start,
+// main.ts); the connection itself does nothing more than check whether
+// anyone listens, so taps cost only what they do.
 //
 // Resets are not events of their own: a tap sees the relay entries (hello,
 // child_started, child_exited) in their place and acts on them. The one
