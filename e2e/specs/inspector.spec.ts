@@ -375,6 +375,18 @@ test.describe("while pi streams", () => {
     await expect.poll(() => list.evaluate((element) => element.scrollHeight > 2 * element.clientHeight)).toBe(true);
     await keepsAtEnd(list);
 
+    // Scrolling up in the records stops following: the list stays where the person put it, while rows go on arriving.
+    const count = () => inspector(page).getByText(/^[\d,]+ records$/).textContent();
+    await list.hover();
+    await page.mouse.wheel(0, -600);
+    await expect(inspector(page).getByRole("button", { name: "Follow live" })).toHaveAttribute("aria-pressed", "false");
+    const top = await list.evaluate((element) => element.scrollTop);
+    const counted = await count();
+    await page.waitForTimeout(600);
+    expect(await list.evaluate((element) => element.scrollTop)).toBe(top);
+    expect(await list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeGreaterThan(100);
+    expect(await count()).not.toBe(counted);
+
     await inspector(page).getByRole("tab", { name: "Bytes" }).click();
     const bytes = inspector(page).getByRole("region", { name: "Bytes" });
     await expect.poll(() => bytes.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
@@ -382,15 +394,19 @@ test.describe("while pi streams", () => {
     // Its header counts what arrived (it once said "of 0 bytes · 0 chunks held" throughout).
     await expect(inspector(page).getByText(/^Live tail: the newest [\d,]+ of [1-9][\d,]* bytes · [1-9][\d,]* chunks held$/)).toBeVisible();
 
-    // Scrolling up in the records stops following: the list stays where the person put it.
-    await inspector(page).getByRole("tab", { name: "Records" }).click();
-    await list.hover();
-    await page.mouse.wheel(0, -600);
-    await expect(inspector(page).getByRole("button", { name: "Follow live" })).toHaveAttribute("aria-pressed", "false");
-    const top = await list.evaluate((element) => element.scrollTop);
+    // Scrolling up in the bytes pauses the tail: the same bytes stay, however many arrive.
+    await bytes.hover();
+    await page.mouse.wheel(0, -200);
+    const paused = inspector(page).getByText(/^Paused on bytes [\d,]+–[\d,]+ of [\d,]+/);
+    await expect(paused).toBeVisible();
+    const shown = await bytes.textContent();
+    const pausedAt = await paused.textContent();
     await page.waitForTimeout(600);
-    expect(await list.evaluate((element) => element.scrollTop)).toBe(top);
-    expect(await list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeGreaterThan(100);
+    expect(await bytes.textContent()).toBe(shown);
+    expect(await paused.textContent()).not.toBe(pausedAt); // the total went on growing
+    await inspector(page).getByRole("button", { name: "Follow live" }).click();
+    await expect(inspector(page).getByText(/^Live tail: the newest/)).toBeVisible();
+    await expect.poll(() => distanceFromEnd(bytes), { timeout: 1000 }).toBeLessThanOrEqual(1);
     await expect(answer).toContainText("Done streaming.", { timeout: 20_000 });
     expect(errors).toEqual([]);
   });

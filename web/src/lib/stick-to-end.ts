@@ -6,14 +6,59 @@
 // of the whole page in the middle of the frame (while a long answer
 // streams, twice the layout work per frame).
 
+import { INTENT_WINDOW_MS } from "./transcript/follow.ts";
+
 /**
  * While `following()` is true, scroll `scroller` to its end each time
- * `content` (what it scrolls) changes size. Returns the cleanup.
+ * `content` (what it scrolls) or the scroller itself (a header above it
+ * changing height, a pane opening under it) changes size. Returns the
+ * cleanup.
  */
 export function stickToEnd(scroller: HTMLElement, content: Element, following: () => boolean): () => void {
   const observer = new ResizeObserver(() => {
     if (following()) scroller.scrollTop = scroller.scrollHeight;
   });
   observer.observe(content);
+  observer.observe(scroller);
   return () => observer.disconnect();
+}
+
+/**
+ * Whether a list follows its live end, changed only by the person (the
+ * transcript's rule, transcript/follow.ts): scrolling up leaves the end at
+ * once, even by a few pixels, and a wheel turned up leaves it before the
+ * list scrolls at all (otherwise rows arriving under the wheel would pull
+ * the list back down); scrolling back near the end rejoins it. Scrolls made
+ * by layout (the content growing, stickToEnd's own) change nothing.
+ */
+export class EndFollowing {
+  readonly #set: (following: boolean) => void;
+  readonly #nearPx: number;
+  #inputAt = -Infinity;
+  #lastTop = 0;
+
+  constructor(set: (following: boolean) => void, nearPx: number) {
+    this.#set = set;
+    this.#nearPx = nearPx;
+  }
+
+  /** For onwheel. */
+  readonly wheel = (event: WheelEvent): void => {
+    this.#inputAt = performance.now();
+    if (event.deltaY < 0) this.#set(false);
+  };
+
+  /** For the person's other ways to scroll: touch, keys, the scrollbar (pointerdown). */
+  readonly input = (): void => {
+    this.#inputAt = performance.now();
+  };
+
+  /** After each scroll: `top` is scrollTop, `gap` what is left below the view (asked only after the person's input). */
+  scrolled(top: number, gap: () => number): void {
+    const previous = this.#lastTop;
+    this.#lastTop = top;
+    if (performance.now() - this.#inputAt > INTENT_WINDOW_MS) return;
+    if (top < previous - 1) this.#set(false);
+    else if (gap() < this.#nearPx) this.#set(true);
+  }
 }
