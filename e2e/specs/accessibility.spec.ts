@@ -2,8 +2,9 @@
 // audits) checks the screens a newcomer goes through, each in light and in
 // dark: the first screen, the demo tour's answers, the inspector's four
 // tabs, the Sessions panel and its tree, the Share dialog, the usage and
-// model popovers, and the explorer with a file open in the editor; and, for
-// sharing, a viewer's page and the driver's with the viewer in it. Every
+// model popovers, and the explorer with files open in the editor (their
+// syntax colours included); and, for sharing, a viewer's page and the
+// driver's with the viewer in it. Every
 // rule axe runs by default (WCAG A and AA, and its best practices), with
 // these exceptions, each for a reason:
 // - the records list scrolls inside a listbox that has the focus and moves
@@ -18,8 +19,7 @@
 //   faces, not for its label;
 // - with the editor open, the splitter between it and the chat (a focusable
 //   separator) stands between two landmarks, in none (region, a best
-//   practice, not a WCAG rule); the code's own colours are Monaco's (VS
-//   Code's) syntax themes, not checked here (its lines are left out).
+//   practice, not a WCAG rule).
 import type { Page } from "@playwright/test";
 import { startPier } from "../../relay/test/support/pier-process.ts";
 import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
@@ -79,10 +79,16 @@ test("the first screen, the tour, the inspector, sessions, sharing, the header's
     await expectAccessible(page, "model picker");
     await page.keyboard.press("Escape");
 
-    // The explorer and an editor tab (Monaco's own widgets included).
+    // The explorer and editor tabs (Monaco's own widgets included), with the
+    // code's syntax colours: Markdown, then JavaScript (comments, strings,
+    // regular expressions, numbers, coloured brackets).
+    const code = page.getByRole("region", { name: "Editor" }).locator(".monaco-editor .view-lines").first();
     await page.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name: "README.md", exact: true }).click();
-    await expect(page.getByRole("region", { name: "Editor" }).locator(".monaco-editor .view-lines").first()).toContainText("tiny-greeter", { timeout: 30_000 });
-    await expectAccessible(page, "explorer and editor", ["region"], [".monaco-editor .view-lines"]);
+    await expect(code).toContainText("tiny-greeter", { timeout: 30_000 });
+    await expectAccessible(page, "explorer and editor (Markdown)", ["region"]);
+    await page.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name: "test.js", exact: true }).click();
+    await expect(code).toContainText("assert.match");
+    await expectAccessible(page, "explorer and editor (JavaScript)", ["region"]);
   } finally {
     await pier.stop();
   }
