@@ -1,12 +1,13 @@
 // Accessibility: axe-core (the engine behind Lighthouse's and Chrome's
 // audits) checks the screens a newcomer goes through, each in light and in
-// dark: the first screen, the demo tour's answers, the inspector's four
-// tabs, the Sessions panel and its tree, the Share dialog, the usage and
-// model popovers, and the explorer with files open in the editor (their
+// dark: the first screen, the demo tour's answers and their tool cards
+// opened (highlighted code, a terminal's output, a diff), the inspector's
+// four tabs, the Sessions panel and its tree, the Share dialog, the usage
+// and model popovers, and the explorer with files open in the editor (their
 // syntax colours included); and, for sharing, a viewer's page and the
-// driver's with the viewer in it. Every
-// rule axe runs by default (WCAG A and AA, and its best practices), with
-// these exceptions, each for a reason:
+// driver's with the viewer in it. Every rule axe runs by default (WCAG A
+// and AA, and its best practices), with these exceptions, each for a
+// reason:
 // - the records list scrolls inside a listbox that has the focus and moves
 //   through the records with the arrow keys (aria-activedescendant): its
 //   scroller needs no focus of its own (scrollable-region-focusable);
@@ -42,6 +43,15 @@ test("the first screen, the tour, the inspector, sessions, sharing, the header's
     await expect(conversation.getByText("That's the tour.")).toBeVisible({ timeout: 45_000 });
     await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
     await expectAccessible(page, "the tour's answers");
+    // Its tool cards opened: a file's highlighted code, a terminal's output, an edit's diff.
+    const cards = conversation.getByRole("group", { name: /^Tool call: / });
+    for (const card of await cards.all()) {
+      const head = card.locator("button[aria-expanded]").first();
+      if ((await head.getAttribute("aria-expanded")) === "false") await head.click();
+      await expect(head).toHaveAttribute("aria-expanded", "true");
+    }
+    await expect(conversation.locator(".hljs-comment").first()).toBeAttached();
+    await expectAccessible(page, "the tour's tool cards, open");
 
     await page.getByRole("button", { name: "Protocol inspector", exact: true }).click();
     await expect(inspector(page).getByRole("listbox", { name: "Records" }).getByRole("option").first()).toBeVisible();
