@@ -31,6 +31,9 @@ export function stickToEnd(scroller: HTMLElement, content: Element, following: (
  * the list back down); scrolling back near the end rejoins it. Scrolls made
  * by layout (the content growing, stickToEnd's own) change nothing.
  */
+/** Besides the wheel: the scrollbar or a drag (pointerdown), touch, keys. */
+const OTHER_INPUTS = ["pointerdown", "touchmove", "keydown"] as const;
+
 export class EndFollowing {
   readonly #set: (following: boolean) => void;
   readonly #nearPx: number;
@@ -42,13 +45,24 @@ export class EndFollowing {
     this.#nearPx = nearPx;
   }
 
-  /** For onwheel. */
+  /** Notice the person's ways to scroll on `element` (passive listeners: never in scrolling's way). Returns the cleanup. */
+  listen(element: HTMLElement): () => void {
+    const passive = { passive: true } as const;
+    element.addEventListener("wheel", this.wheel, passive);
+    for (const type of OTHER_INPUTS) element.addEventListener(type, this.input, passive);
+    return () => {
+      element.removeEventListener("wheel", this.wheel);
+      for (const type of OTHER_INPUTS) element.removeEventListener(type, this.input);
+    };
+  }
+
+  /** A wheel turned (listen adds it). */
   readonly wheel = (event: WheelEvent): void => {
     this.#inputAt = performance.now();
     if (event.deltaY < 0) this.#set(false);
   };
 
-  /** For the person's other ways to scroll: touch, keys, the scrollbar (pointerdown). */
+  /** The person's other ways to scroll: touch, keys, the scrollbar (pointerdown; listen adds them). */
   readonly input = (): void => {
     this.#inputAt = performance.now();
   };
