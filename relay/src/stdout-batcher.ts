@@ -1,4 +1,4 @@
-// pi's stdout on its way to the browsers, in batches when many are watching.
+// pi's stdout on its way to the browsers, in batches: as few frames as keep up.
 //
 // Handing a chunk to a browser costs one socket write, a system call, and
 // that is most of what the relay does while pi streams: pi writes a few
@@ -12,10 +12,17 @@
 // its time, whatever the number of browsers. A chunk arriving after that
 // pause goes out at once.
 //
-// With a few browsers a fan-out takes microseconds, so every chunk still goes
-// out as it arrives, as pi's read cut it (a wait under MIN_WAIT_MS is not
-// worth a timer). With 200 it takes about a millisecond and chunks are sent
-// a few at a time, a few milliseconds later.
+// Each frame also costs every browser, whatever the relay's own cost: in
+// Chromium 156 a binary WebSocket message takes the page's main thread about
+// 0.1 ms before any of Pier's code runs (20,000 records sent in 2,500 frames
+// cost a page that did nothing with them 490 ms of main-thread time, in 500
+// frames 240 ms). pi streaming a fast answer wrote ~800 chunks a second. So
+// fan-outs are also at least MIN_SPACING_MS apart: while pi writes quickly,
+// at most ~250 frames a second reach a browser, each chunk a few
+// milliseconds later at most, well within the frame a page shows it in.
+// A chunk after a quiet moment still goes out at once, as pi's read cut it
+// (a wait under MIN_WAIT_MS is not worth a timer). With 200 browsers a
+// fan-out takes about a millisecond and SPACING sets the pause instead.
 // The bytes are the same either way; only where one frame ends and the next
 // begins changes (the replay keeps the batches, so a browser catching up gets
 // the same frames the live ones got).
@@ -29,6 +36,8 @@ import { freeChunk } from "./chunk-reclaim.ts";
 export const SPACING = 4;
 /** The longest a chunk waits for the next fan-out. */
 export const MAX_WAIT_MS = 5;
+/** After a fan-out, the next comes no sooner than this, however cheap it was (for the browsers' sake). */
+export const MIN_SPACING_MS = 4;
 /**
  * A shorter wait is not worth a timer (Node's fire after 1 ms at the
  * soonest): the chunk goes out at once. So while fan-outs take under a
@@ -43,6 +52,7 @@ export type BatcherOptions = {
   now?: () => number;
   spacing?: number;
   maxWaitMs?: number;
+  minSpacingMs?: number;
 };
 
 export class StdoutBatcher {
@@ -50,6 +60,7 @@ export class StdoutBatcher {
   readonly #now: () => number;
   readonly #spacing: number;
   readonly #maxWaitMs: number;
+  readonly #minSpacingMs: number;
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #timer: NodeJS.Timeout | null = null;
@@ -63,6 +74,7 @@ export class StdoutBatcher {
     this.#now = options.now ?? (() => performance.now());
     this.#spacing = options.spacing ?? SPACING;
     this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+    this.#minSpacingMs = options.minSpacingMs ?? MIN_SPACING_MS;
   }
 
   /** Bytes read but not delivered yet. */
@@ -94,7 +106,7 @@ export class StdoutBatcher {
     const started = this.#now();
     this.#deliver(batch);
     this.#lastEnd = this.#now();
-    this.#spacingMs = Math.min(this.#maxWaitMs, this.#spacing * (this.#lastEnd - started));
+    this.#spacingMs = Math.min(this.#maxWaitMs, Math.max(this.#minSpacingMs, this.#spacing * (this.#lastEnd - started)));
   }
 
   /** Drops what is pending (the relay is shutting down). */

@@ -72,11 +72,12 @@ function setup(replayBytes = 8 * 1024 * 1024) {
   const flow = { paused: false, pauses: 0, pause: () => ((flow.paused = true), flow.pauses++), resume: () => (flow.paused = false) };
   /**
    * The batcher's clock (ms). It stands still unless a test moves it (or
-   * gives each send a cost), so a fan-out takes no time and every chunk goes
-   * out as it comes.
+   * gives each send a cost), so a fan-out takes no time and, with no floor
+   * between fan-outs (minSpacingMs: 0), every chunk goes out as it comes:
+   * these tests follow single chunks through the flow control.
    */
   const clock = { ms: 0, perSend: 0 };
-  const hub = new BrowserHub(replay, flow, { now: () => clock.ms });
+  const hub = new BrowserHub(replay, flow, { now: () => clock.ms, minSpacingMs: 0 });
   let written = 0;
   /** pi writes `count` records of `size` bytes (one chunk each). */
   const piWrites = (count = 1, size = 64 * 1024) => {

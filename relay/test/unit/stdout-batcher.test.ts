@@ -1,9 +1,10 @@
 // The batcher's timing against a clock the test moves: a fan-out "takes" as
 // long as the test says, and timers are fake.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { MAX_BATCH_BYTES, MAX_WAIT_MS, MIN_WAIT_MS, SPACING, StdoutBatcher } from "../../src/stdout-batcher.ts";
+import { MAX_BATCH_BYTES, MAX_WAIT_MS, MIN_SPACING_MS, MIN_WAIT_MS, SPACING, StdoutBatcher, type BatcherOptions } from "../../src/stdout-batcher.ts";
 
-function setup(fanOutMs: number) {
+/** `fanOutMs`: how long each fan-out takes. SPACING's own tests set `minSpacingMs: 0` to see it alone. */
+function setup(fanOutMs: number, options: BatcherOptions = {}) {
   const clock = { ms: 1000 };
   const batches: string[] = [];
   const batcher = new StdoutBatcher(
@@ -11,7 +12,7 @@ function setup(fanOutMs: number) {
       batches.push(batch.toString());
       clock.ms += fanOutMs;
     },
-    { now: () => clock.ms },
+    { now: () => clock.ms, ...options },
   );
   /** Time passes: the clock and the timers alike. */
   const wait = (ms: number) => {
@@ -30,15 +31,32 @@ afterEach(() => {
 });
 
 describe("StdoutBatcher", () => {
-  it("sends every chunk at once, as it came, while fanning out is cheap (the wait would be under MIN_WAIT_MS)", () => {
-    const { batches, push } = setup((MIN_WAIT_MS / SPACING) * 0.9);
+  it("sends a chunk after a quiet moment at once, and what comes within MIN_SPACING_MS of a fan-out together, however cheap it was", () => {
+    const { batches, push, wait } = setup(0.001);
+    push("a");
+    expect(batches).toEqual(["a"]);
+    push("b");
+    wait(1);
+    push("c");
+    wait(MIN_SPACING_MS - 1.5);
+    expect(batches).toEqual(["a"]);
+    wait(0.5);
+    expect(batches).toEqual(["a", "bc"]);
+    // Quiet for longer than the spacing: the next chunk goes at once.
+    wait(MIN_SPACING_MS + 1);
+    push("d");
+    expect(batches).toEqual(["a", "bc", "d"]);
+  });
+
+  it("sends every chunk at once, as it came, while fanning out is cheap and no floor is set (the wait would be under MIN_WAIT_MS)", () => {
+    const { batches, push } = setup((MIN_WAIT_MS / SPACING) * 0.9, { minSpacingMs: 0 });
     for (const text of ["a", "b", "c"]) push(text);
     expect(batches).toEqual(["a", "b", "c"]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("sends the first chunk after a pause at once, and what comes during the spacing after a fan-out as one batch", () => {
-    const { batches, push, wait } = setup(1);
+  it("waits SPACING times as long as a fan-out took when that is longer than the floor", () => {
+    const { batches, push, wait } = setup(1, { minSpacingMs: 0 });
     push("a");
     expect(batches).toEqual(["a"]);
     // The fan-out took 1 ms: the next one comes SPACING ms after it ended.
