@@ -1,7 +1,8 @@
 // The first screen: what a newcomer sees before the first prompt. The prompt
 // box has the focus, the empty session says what Pier is and offers three
 // ways to start, the phone header keeps the model's name whole, and the demo
-// tour's record names open the protocol inspector on their lessons.
+// tour's record names open the protocol inspector on their lessons; a
+// squeezed header keeps the workspace folder's own name.
 import type { Page } from "@playwright/test";
 import { startPier } from "../../relay/test/support/pier-process.ts";
 import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
@@ -84,4 +85,29 @@ test("the demo tour starts from the first screen, and a record it names opens th
   } finally {
     await pier.stop();
   }
+});
+
+test.describe("on a small laptop", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("the header's workspace path, squeezed, keeps the folder's own name whole and its icon", async ({ page, pier }) => {
+    await page.goto(pier.url);
+    await expect(page.getByRole("heading", { name: "What should pi work on?" })).toBeVisible();
+    const workspace = page.locator("header .cwd");
+    const path = await workspace.getAttribute("title");
+    expect(path).toBeTruthy();
+    const folder = path!.split("/").filter(Boolean).at(-1)!;
+    await expect(workspace.locator(".cwd-name")).toHaveText(folder);
+    const fits = await workspace.evaluate((el) => {
+      const name = el.querySelector<HTMLElement>(".cwd-name")!;
+      const parent = el.querySelector<HTMLElement>(".cwd-parent")!;
+      return {
+        nameWhole: name.scrollWidth <= name.clientWidth,
+        parentSqueezed: parent.scrollWidth > parent.clientWidth,
+        icon: el.querySelector("svg")!.getBoundingClientRect().width,
+      };
+    });
+    // The folders above give way first (this header has no room for the whole path).
+    expect(fits).toEqual({ nameWhole: true, parentSqueezed: true, icon: 14 });
+  });
 });
