@@ -23,6 +23,9 @@ export function stickToEnd(scroller: HTMLElement, content: Element, following: (
   return () => observer.disconnect();
 }
 
+/** Besides the wheel: the scrollbar or a drag (pointerdown), touch, keys. */
+const OTHER_INPUTS = ["pointerdown", "touchmove", "keydown"] as const;
+
 /**
  * Whether a list follows its live end, changed only by the person (the
  * transcript's rule, transcript/follow.ts): scrolling up leaves the end at
@@ -31,9 +34,6 @@ export function stickToEnd(scroller: HTMLElement, content: Element, following: (
  * the list back down); scrolling back near the end rejoins it. Scrolls made
  * by layout (the content growing, stickToEnd's own) change nothing.
  */
-/** Besides the wheel: the scrollbar or a drag (pointerdown), touch, keys. */
-const OTHER_INPUTS = ["pointerdown", "touchmove", "keydown"] as const;
-
 export class EndFollowing {
   readonly #set: (following: boolean) => void;
   readonly #nearPx: number;
