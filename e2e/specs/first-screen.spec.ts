@@ -87,27 +87,41 @@ test("the demo tour starts from the first screen, and a record it names opens th
   }
 });
 
+/** The header's workspace chip: its folder's own name whole, the folders above squeezed or not, its icon's width. */
+async function workspaceChip(page: Page) {
+  await expect(page.getByRole("heading", { name: "What should pi work on?" })).toBeVisible();
+  const workspace = page.locator("header .cwd");
+  const path = await workspace.getAttribute("title");
+  expect(path).toBeTruthy();
+  const folder = path!.split("/").filter(Boolean).at(-1)!;
+  await expect(workspace.locator(".cwd-name")).toHaveText(folder);
+  return workspace.evaluate((el) => {
+    const name = el.querySelector<HTMLElement>(".cwd-name")!;
+    const parent = el.querySelector<HTMLElement>(".cwd-parent")!;
+    return {
+      nameWhole: name.scrollWidth <= name.clientWidth,
+      parentSqueezed: parent.scrollWidth > parent.clientWidth,
+      icon: el.querySelector("svg")!.getBoundingClientRect().width,
+    };
+  });
+}
+
 test.describe("on a small laptop", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
   test("the header's workspace path, squeezed, keeps the folder's own name whole and its icon", async ({ page, pier }) => {
     await page.goto(pier.url);
-    await expect(page.getByRole("heading", { name: "What should pi work on?" })).toBeVisible();
-    const workspace = page.locator("header .cwd");
-    const path = await workspace.getAttribute("title");
-    expect(path).toBeTruthy();
-    const folder = path!.split("/").filter(Boolean).at(-1)!;
-    await expect(workspace.locator(".cwd-name")).toHaveText(folder);
-    const fits = await workspace.evaluate((el) => {
-      const name = el.querySelector<HTMLElement>(".cwd-name")!;
-      const parent = el.querySelector<HTMLElement>(".cwd-parent")!;
-      return {
-        nameWhole: name.scrollWidth <= name.clientWidth,
-        parentSqueezed: parent.scrollWidth > parent.clientWidth,
-        icon: el.querySelector("svg")!.getBoundingClientRect().width,
-      };
-    });
     // The folders above give way first (this header has no room for the whole path).
-    expect(fits).toEqual({ nameWhole: true, parentSqueezed: true, icon: 14 });
+    expect(await workspaceChip(page)).toEqual({ nameWhole: true, parentSqueezed: true, icon: 14 });
+  });
+});
+
+test.describe("on a 1440 px laptop", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  // The header's words ("Pier", "Connected", "Share") once took this room and cut the name to "…tin…".
+  test("the header keeps the workspace folder's own name whole", async ({ page, pier }) => {
+    await page.goto(pier.url);
+    expect(await workspaceChip(page)).toMatchObject({ nameWhole: true, icon: 14 });
   });
 });
