@@ -51,3 +51,50 @@ test("scrolled up to read an answer while it streams, the view stays put, also w
   expect(await paragraphAtTop(page)).toEqual(reading);
   await expect(jump).toBeVisible();
 });
+
+test.describe("an answer that grows by more than a screen at once", () => {
+  // The answer's second half arrives as one chunk taller than the screen,
+  // 120 ms after the transcript last told the list the row's size (it tells
+  // at most every 250 ms), then nothing comes for 3 s: what the list knows
+  // of the row stays short of what is on screen.
+  test.use({ scenarioName: "fast-burst" });
+
+  /** Whether the top of the view is below the streaming row's held size (Conversation.svelte, holdSize). */
+  function viewBelowHeldSize(page: Page): Promise<boolean> {
+    return conversation(page).evaluate((log) => {
+      const held = log.querySelector(".row.held");
+      return held !== null && held.getBoundingClientRect().bottom <= log.parentElement!.getBoundingClientRect().top;
+    });
+  }
+
+  test("read from just above its end, the view stays put when the answer ends", async ({ page, pier }) => {
+    await page.goto(pier.url);
+    await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+    const prompt = page.getByRole("textbox", { name: "Prompt" });
+    await prompt.fill("Answer fast");
+    await prompt.press("Enter");
+    const live = conversation(page).getByRole("article", { name: "pi" }).last();
+    await expect(live).toContainText("Fast line 60 of the burst");
+
+    // The wheel over the transcript's viewport (hovering the log itself would
+    // scroll it into view: its box ends at the held size, above the view).
+    const view = await conversation(page).evaluate((log) => {
+      const { left, top, width, height } = log.parentElement!.getBoundingClientRect();
+      return { x: left + width / 2, y: top + height / 2 };
+    });
+    await page.mouse.move(view.x, view.y);
+    await page.mouse.wheel(0, -200);
+    await expect(page.getByRole("button", { name: "Scroll to latest" })).toBeVisible();
+    // The case this test is about: reading below the size the list knows.
+    expect(await viewBelowHeldSize(page)).toBe(true);
+    const reading = await paragraphAtTop(page);
+    expect(reading.text).toMatch(/^Fast line \d+ of the burst/);
+
+    // When the answer ends the list learns the row's real size; once it was
+    // taken for growth above the view, and the view jumped to the answer's end.
+    await expect(live).toContainText("End of the fast answer.");
+    await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
+    await page.waitForTimeout(300);
+    expect(await paragraphAtTop(page)).toEqual(reading);
+  });
+});
