@@ -1,6 +1,7 @@
 // A long answer streaming in, with the protocol inspector closed, open on
-// its records, and open on its bytes: real pier + pi, the scripted model
-// playing 20,000 text deltas in about 2.5 s, real Chromium.
+// its records, and open on its bytes, or with a file open in the editor
+// beside the chat: real pier + pi, the scripted model playing 20,000 text
+// deltas in about 2.5 s, real Chromium.
 //
 // How it is measured, fairly for any build of the page:
 // - "On the wire" is a second WebSocket client in this process, connected
@@ -30,7 +31,10 @@
 //   (the longest gap between two frames is how long the page looked frozen).
 // - Responsiveness: while the answer streams, a key is typed into the prompt
 //   box every 100 ms; from the key event's timestamp to the frame after its
-//   input event is how long a person waits to see the letter.
+//   input event is how long a person waits to see the letter. In the
+//   "editor" state the keys go to Monaco (the demo's README.md, open beside
+//   the chat), and the letter is on screen at the frame after the editor's
+//   lines change.
 //
 // - The floor: beside Pier, the same run measures the least a page must do
 //   to show the answer (bench/support/floor-page: parse the bytes, append
@@ -38,9 +42,10 @@
 //   load. What the floor cannot avoid is the machine's and the transport's
 //   share of the latency; the difference is what Pier's page adds.
 //
-// `PIER_BENCH_PANELS=closed,records,bytes` (the default) says which states of
+// `PIER_BENCH_PANELS=closed,records,bytes,editor` (the default) says which states of
 // the inspector to measure, side by side ("records" and "bytes": open on that
-// tab; an older build's protocol log counts as "records").
+// tab; an older build's protocol log counts as "records"); "editor" is one
+// more: the inspector closed, a file open in Monaco, the keys typed there.
 // `PIER_BENCH_BASELINE_DIST=<dir>` (a `vite build --outDir <dir>` of another
 // version of web/) measures that build too, side by side: the page's files
 // are served from it instead of web/dist, everything else is the same.
@@ -73,11 +78,11 @@ if (!existsSync(join(DIST, "index.html"))) {
 const baselineDist = baselineDistFromEnv();
 const screenshots = process.env.PIER_BENCH_SCREENSHOTS ? resolve(process.env.PIER_BENCH_SCREENSHOTS) : null;
 
-type Panel = "closed" | "records" | "bytes";
+type Panel = "closed" | "records" | "bytes" | "editor";
 /** `panel` null: the floor page, which has no inspector. */
 type Variant = { name: string; dist: string | null; bin: string | null; panel: Panel | null };
-const panels = (process.env.PIER_BENCH_PANELS ?? "closed,records,bytes").split(",").map((p) => p.trim()) as Panel[];
-for (const panel of panels) if (!["closed", "records", "bytes"].includes(panel)) throw new Error(`PIER_BENCH_PANELS: unknown state ${panel}`);
+const panels = (process.env.PIER_BENCH_PANELS ?? "closed,records,bytes,editor").split(",").map((p) => p.trim()) as Panel[];
+for (const panel of panels) if (!["closed", "records", "bytes", "editor"].includes(panel)) throw new Error(`PIER_BENCH_PANELS: unknown state ${panel}`);
 const baselinePier = process.env.PIER_BENCH_BASELINE_PIER ?? null;
 const dists: { name: string; dist: string | null; bin: string | null }[] = [
   ...(baselineDist ? [{ name: "baseline", dist: baselineDist, bin: null }] : []),
@@ -196,7 +201,25 @@ function instrumentPage(total: number): void {
   requestAnimationFrame(frame);
 
   let keyAt: number | null = null;
-  addEventListener("keydown", (event) => (keyAt = performance.timeOrigin + event.timeStamp), true);
+  addEventListener(
+    "keydown",
+    (event) => {
+      keyAt = performance.timeOrigin + event.timeStamp;
+      // Monaco takes keys through EditContext: no input event; its lines change
+      // instead, in an animation frame callback of its own (view.js,
+      // _scheduleRender), so the frame that changes them paints them.
+      const lines = event.target instanceof Element ? event.target.closest(".monaco-editor")?.querySelector(".view-lines") : null;
+      if (!lines) return;
+      const start = keyAt;
+      keyAt = null;
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        keyLatency.push(now() - start);
+      });
+      observer.observe(lines, { childList: true, subtree: true, characterData: true });
+    },
+    true,
+  );
   addEventListener(
     "input",
     () => {
@@ -209,14 +232,16 @@ function instrumentPage(total: number): void {
   );
 }
 
-/** The inspector (or an older build's protocol log) closed, or open on a tab. */
+/** The inspector (or an older build's protocol log) closed, or open on a tab; or closed with README.md open in the editor. */
 async function showPanel(page: Page, panel: Panel): Promise<void> {
   const toggle = page.getByRole("button", { name: /^Protocol (log|inspector)$/ });
   const side = page.getByRole("complementary", { name: /^Protocol (log|inspector)$/ });
+  const closed = panel === "closed" || panel === "editor";
   const open = (await toggle.getAttribute("aria-pressed")) === "true";
-  if (open !== (panel !== "closed")) await toggle.click();
-  if (panel === "closed") {
+  if (open === closed) await toggle.click();
+  if (closed) {
     await side.waitFor({ state: "detached" });
+    if (panel === "editor") await openInEditor(page, "README.md");
     return;
   }
   await side.waitFor();
@@ -226,6 +251,16 @@ async function showPanel(page: Page, panel: Panel): Promise<void> {
   await tab.click();
   await (panel === "bytes" ? side.getByRole("region", { name: "Bytes" }) : side.getByRole("listbox", { name: "Records" })).waitFor();
 }
+
+/** Opens a file of the workspace's top folder in Monaco (the explorer opened first if it is hidden). */
+async function openInEditor(page: Page, name: string): Promise<void> {
+  const explorer = page.getByRole("navigation", { name: "Explorer" });
+  if (!(await explorer.isVisible())) await page.getByRole("button", { name: "Explorer" }).click();
+  await explorer.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name, exact: true }).click();
+  await editorLines(page).waitFor({ timeout: 60_000 });
+}
+
+const editorLines = (page: Page) => page.getByRole("region", { name: "Editor" }).locator(".monaco-editor .view-lines").first();
 
 const MESSAGE_UPDATE = Buffer.from('"type":"message_update"');
 const TEXT_DELTA = Buffer.from('"type":"text_delta"');
@@ -328,6 +363,10 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
       if (shoot && screenshots) {
         await page.waitForFunction((n) => (window as any).__stream.highest() >= n, DELTAS / 2, { polling: 100, timeout: 120_000 });
         await page.screenshot({ path: join(screenshots, `stream-${variant.name.replace(/\W+/g, "-")}-mid.png`) });
+      }
+      if (variant.panel === "editor") {
+        await editorLines(page).click();
+        await page.keyboard.press("Control+End");
       }
       while (typing) {
         await page.keyboard.press("x");
@@ -448,7 +487,7 @@ try {
     ["keys typed while streaming", "keys", 0],
   ];
   console.log(
-    `Streaming ${DELTAS.toLocaleString("en")} text deltas, protocol inspector ${panels.join(" / ")}, median of ${ROUNDS} rounds (Chromium 1280×800, pier + pi, scripted model):`,
+    `Streaming ${DELTAS.toLocaleString("en")} text deltas, protocol inspector ${panels.join(" / ")} (editor: closed, keys typed into Monaco), median of ${ROUNDS} rounds (Chromium 1280×800, pier + pi, scripted model):`,
   );
   const width = Math.max(12, ...variants.map((v) => v.name.length + 2));
   const head = variants.map((v) => v.name.padStart(width)).join("") + (variants.length === 2 ? "ratio".padStart(9) : "");
