@@ -149,4 +149,22 @@ describe("JsonlDecoder", () => {
     const bad = Uint8Array.of(...encoder.encode('{"type":"'), 0xff, ...encoder.encode('"}\n'));
     expect(values(decodeAll([bad]))).toEqual([{ type: "\ufffd" }]);
   });
+
+  it("reads every ASCII byte the same in short and long lines, and a short line with one byte above 0x7F", () => {
+    // Short ASCII lines are made into strings without TextDecoder: both ways must agree.
+    const ascii = Array.from({ length: 128 }, (_, byte) => byte).filter((byte) => byte !== 0x0a);
+    const lineOf = (length: number) => Uint8Array.from({ length }, (_, at) => ascii[at % ascii.length]!);
+    const lines = [0, 1, 127, 1023, 1024, 1025, 5000].map(lineOf);
+    const withHighByte = Uint8Array.of(...lineOf(40), 0xc3, 0xa9, 0x80);
+    const record = encoder.encode(JSON.stringify({ type: "message_update", delta: "x".repeat(990) }));
+    const all = [...lines, withHighByte, record];
+    const stream = Uint8Array.from(all.flatMap((line) => [...line, 0x0a]));
+    const utf8 = new TextDecoder();
+    for (const size of [7, 1000, stream.length]) {
+      const chunks = Array.from({ length: Math.ceil(stream.length / size) }, (_, at) => stream.subarray(at * size, (at + 1) * size));
+      const decoded = decodeAll(chunks);
+      expect(decoded.map((line) => line.raw)).toEqual(all.map((line) => utf8.decode(line).replace(/\r$/, "")));
+      expect(decoded.at(-1)).toMatchObject({ kind: "record", value: { delta: "x".repeat(990) } });
+    }
+  });
 });
