@@ -101,12 +101,24 @@ export class JsonlDecoder {
   }
 }
 
+/**
+ * The char codes of the line being made, reused: `apply` takes a plain array
+ * of small integers about twice as fast as the typed array itself.
+ */
+const codes: number[] = [];
+
 /** The line as a string when every byte is ASCII (one char per byte), else null. */
 function asciiText(bytes: Uint8Array): string | null {
+  const length = bytes.length;
+  codes.length = length;
   let high = 0;
-  for (let i = 0; i < bytes.length; i++) high |= bytes[i]!;
+  for (let i = 0; i < length; i++) {
+    const byte = bytes[i]!;
+    high |= byte;
+    codes[i] = byte;
+  }
   // A short line is well under the engines' limit on arguments.
-  return high < 0x80 ? String.fromCharCode.apply(null, bytes as unknown as number[]) : null;
+  return high < 0x80 ? String.fromCharCode.apply(null, codes) : null;
 }
 
 function decodeLine(line: string): DecodedLine {
