@@ -20,9 +20,11 @@
 // every string TextDecoder returns is made by Blink, which V8 must track with
 // a weak handle until a full collection clears it: the 20,000 records of a
 // fast answer left that many, cleared in one 60–110 ms task after it (3 of 5
-// traced streams with the inspector open; none in 5 with this). Making them
-// in JavaScript costs ~0.4 µs more per line; longer lines are few, and
-// TextDecoder is 3–4× faster on them.
+// traced streams with the inspector open; none in 5 with this). In the page
+// this is also cheaper than the call to TextDecoder (a stream's decoding,
+// sampled: ~150 ms against ~235), though slower in a quiet loop and in Node
+// (the reducer bench's Node figure dropped by a quarter). Longer lines are
+// few, and TextDecoder is 3–4× faster on them.
 
 /** One framed line: a parsed JSON value, or text that is not JSON. */
 export type DecodedLine =
