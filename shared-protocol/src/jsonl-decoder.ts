@@ -19,12 +19,12 @@
 // of a few hundred bytes) are not given to TextDecoder at all. In Chromium
 // every string TextDecoder returns is made by Blink, which V8 must track with
 // a weak handle until a full collection clears it: the 20,000 records of a
-// fast answer left that many, cleared in one 60–110 ms task after it (3 of 5
-// traced streams with the inspector open; none in 5 with this). In the page
-// this is also cheaper than the call to TextDecoder (a stream's decoding,
-// sampled: ~150 ms against ~235), though slower in a quiet loop and in Node
-// (the reducer bench's Node figure dropped by a quarter). Longer lines are
-// few, and TextDecoder is 3–4× faster on them.
+// fast answer left that many, cleared in one task of 50–90 ms of CPU time
+// (the longest task in 8 of 10 traced streams with the inspector open; in
+// none of 10 with this). In the page this is also cheaper than the call to
+// TextDecoder (a stream's decoding, sampled: ~150 ms against ~235), though
+// slower in a quiet loop and in Node (the reducer bench's Node figure dropped
+// by a quarter). Longer lines are few, and TextDecoder is 3–4× faster on them.
 
 /** One framed line: a parsed JSON value, or text that is not JSON. */
 export type DecodedLine =
