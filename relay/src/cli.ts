@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { DemoInfo } from "@pier/protocol";
 import { CliError, isLoopback, parseCliOptions, USAGE, type CliOptions } from "./cli-options.ts";
 import { startDemoModel, type DemoModel } from "./demo-model.ts";
+import { offerFreshLinks } from "./fresh-links.ts";
 import { probeModel } from "./model-probe.ts";
 import { defaultPiCliPath } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
@@ -77,8 +78,7 @@ async function run(options: CliOptions): Promise<void> {
   // The one line a script (or a person) needs; the secret is printed nowhere else.
   process.stdout.write(`${relay.url}\n`);
   log(`serving ${launch.cwd} with ${demo ? "the offline demo model" : "your pi configuration"}; open the link above (Ctrl+C stops)`);
-  log("each link works once, for one browser: press Enter here for a fresh one");
-  printLinksOnDemand(() => relay.freshUrl());
+  offerFreshLinks({ freshUrl: () => relay.freshUrl(), log });
   if (options.open) openBrowser(relay.url);
 
   let stopping = false;
@@ -117,8 +117,7 @@ async function replayMain(argv: string[]): Promise<void> {
   const server = await startReplayServer({ host: options.host, port: options.port, file: options.file, name: check.name, size: check.size, webRoot: WEB_ROOT, log });
   process.stdout.write(`${server.url}\n`);
   log(`replaying ${check.name} (no pi is started); open the link above (Ctrl+C stops)`);
-  log("each link works once, for one browser: press Enter here for a fresh one");
-  printLinksOnDemand(() => server.freshUrl());
+  offerFreshLinks({ freshUrl: () => server.freshUrl(), log });
   if (options.open) openBrowser(server.url);
   const stop = async (signal: NodeJS.Signals) => {
     log(`${signal}: stopping`);
@@ -127,17 +126,6 @@ async function replayMain(argv: string[]): Promise<void> {
   };
   process.on("SIGINT", (signal) => void stop(signal));
   process.on("SIGTERM", (signal) => void stop(signal));
-}
-
-/** Every line typed on pier's standard input (Enter in its terminal) prints a fresh single-use link. */
-function printLinksOnDemand(freshUrl: () => string): void {
-  const input = process.stdin;
-  input.setEncoding("utf8");
-  input.on("data", (text: string) => {
-    for (let i = 0; i < text.split("\n").length - 1; i++) process.stdout.write(`${freshUrl()}\n`);
-  });
-  // No terminal (CI, a service manager): nothing to read, nothing to do.
-  input.on("error", () => {});
 }
 
 function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {
