@@ -11,7 +11,7 @@ import { offerFreshLinks } from "./fresh-links.ts";
 import { probeModel } from "./model-probe.ts";
 import { defaultPiCliPath } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
-import { startRelay } from "./relay.ts";
+import { startRelay, type RunningRelay } from "./relay.ts";
 import { checkCaptureFile } from "./capture-file.ts";
 import { parseReplayOptions, REPLAY_USAGE, type ReplayOptions } from "./replay-options.ts";
 import { startReplayServer } from "./replay-server.ts";
@@ -65,16 +65,23 @@ async function run(options: CliOptions): Promise<void> {
     );
   }
   const launch = demo ? piLaunch(options, demo.projectDir, { ...process.env, ...demo.env }) : userLaunch;
-  const relay = await startRelay({
-    host: options.host,
-    port: options.port,
-    launch,
-    demo: demoInfo,
-    webRoot: WEB_ROOT,
-    replayBytes: options.replayBytes,
-    explicitSessionFile: options.session.kind === "file" ? options.session.path : null,
-    log,
-  });
+  let relay: RunningRelay;
+  try {
+    relay = await startRelay({
+      host: options.host,
+      port: options.port,
+      launch,
+      demo: demoInfo,
+      webRoot: WEB_ROOT,
+      replayBytes: options.replayBytes,
+      explicitSessionFile: options.session.kind === "file" ? options.session.path : null,
+      log,
+    });
+  } catch (error) {
+    // The demo's scratch folders (its pi config, the project copy) go with it.
+    await demo?.close();
+    throw error;
+  }
   // The one line a script (or a person) needs; the secret is printed nowhere else.
   process.stdout.write(`${relay.url}\n`);
   log(`serving ${launch.cwd} with ${demo ? "the offline demo model" : "your pi configuration"}; open the link above (Ctrl+C stops)`);

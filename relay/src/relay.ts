@@ -9,6 +9,7 @@ import { checkAccess } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
+import { listen } from "./listen.ts";
 import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
 import { SessionService } from "./sessions/session-service.ts";
@@ -141,13 +142,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     wss.handleUpgrade(request, socket, head, (ws) => bridge.addBrowser(ws, grant));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  try {
+    await listen(server, options.port, options.host);
+  } catch (error) {
+    await sessions.close();
+    throw error;
+  }
   const address = server.address();
   port = typeof address === "object" && address ? address.port : options.port;
   pi.start();

@@ -12,6 +12,7 @@ import { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { AccessLinks } from "./access-links.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
+import { listen } from "./listen.ts";
 import { SECURITY_HEADERS, sendText, serveStatic } from "./static-files.ts";
 import { sendApiError, sendJson } from "./workspace/json-http.ts";
 
@@ -78,13 +79,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\npier replay has no relay: nothing to connect to.\n");
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port, options.host);
   const address = server.address();
   port = typeof address === "object" && address ? address.port : options.port;
   const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;

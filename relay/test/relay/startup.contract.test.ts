@@ -1,8 +1,12 @@
 // Starting pier as a script would: one URL line on stdout, and a clear failure
 // (with pier's own explanation) when it cannot start.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectBrowser, startPier, type RunningPier } from "../support/pier-process.ts";
+import { connectBrowser, runPier, startPier, type RunningPier } from "../support/pier-process.ts";
 
 const SCENARIO = fileURLToPath(new URL("./fixtures/long-stream.json", import.meta.url));
 
@@ -46,5 +50,22 @@ describe("pier start-up", () => {
   it("reports a bad option with pier's usage text instead of hanging", async () => {
     const failure = startPier(["--no-such-option"], { startTimeoutMs: 10_000 });
     await expect(failure).rejects.toThrow(/exited \(code 2[\s\S]*no-such-option[\s\S]*Usage: pier/);
+  });
+
+  it("says so when its port is taken, prints no link, exits 1 and leaves none of the demo's scratch folders behind", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    // The demo's folders are made in the temporary folder: a fresh one shows what is left.
+    const tmp = await mkdtemp(join(tmpdir(), "pier-port-taken-"));
+    try {
+      const result = await runPier(["--demo", "--port", String(port)], { env: { ...process.env, TMPDIR: tmp } });
+      expect(result).toMatchObject({ code: 1, stdout: "" });
+      expect(result.stderr).toContain(`pier: cannot listen on 127.0.0.1:${port}: the port is in use (another pier?). Choose another with --port`);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      taken.close();
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -151,8 +151,11 @@ export function startPierReplay(file: string, options: StartPierOptions = {}): P
 }
 
 /** Runs pier to its end (for commands that refuse to start): exit status and output. */
-export function runPier(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<ExitStatus & { stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [PIER_BIN, ...args], { cwd: options.cwd ?? process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+export function runPier(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<ExitStatus & { stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [PIER_BIN, ...args], { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (text: string) => (stdout += text));
