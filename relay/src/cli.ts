@@ -21,6 +21,8 @@ import { RELAY_VERSION } from "./version.ts";
 const WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 const log = (line: string) => process.stderr.write(`pier: ${line}\n`);
+/** Stop signals this close together are one request (see `stop`). */
+const SAME_STOP_MS = 500;
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === "replay") return replayMain(argv.slice(1));
@@ -88,13 +90,17 @@ async function run(options: CliOptions): Promise<void> {
   offerFreshLinks({ freshUrl: () => relay.freshUrl(), log });
   if (options.open) openBrowser(relay.url);
 
-  let stopping = false;
+  let stoppingSince: number | null = null;
   const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      // One stop request can arrive twice at once: `timeout` signals pier and
+      // then its whole process group, pi's shutdown included. A person who
+      // presses Ctrl+C again means "now".
+      if (Date.now() - stoppingSince < SAME_STOP_MS) return;
       log(`second ${signal}: exiting now`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     log(`${signal}: stopping pi and the relay`);
     await relay.close();
     await demo?.close();

@@ -37,6 +37,8 @@ describe.each([
   { signal: "SIGINT" as const, busy: true, to: "pier" },
   // Ctrl+C in a terminal signals the whole foreground group, pi included.
   { signal: "SIGINT" as const, busy: true, to: "group" },
+  // `timeout` signals pier, then its whole group: one request that arrives twice.
+  { signal: "SIGTERM" as const, busy: true, to: "pier, then the group" },
 ])("$signal sent to $to (pi busy: $busy)", ({ signal, busy, to }) => {
   it("exits 0 promptly, ends pi and removes the demo folders", async () => {
     pier = await startPier(["--demo", "--demo-scenario", LONG_STREAM]);
@@ -56,8 +58,8 @@ describe.each([
     }
 
     const startedAt = Date.now();
-    if (to === "group") process.kill(-pier.process.pid!, signal);
-    else pier.signal(signal);
+    if (to !== "group") pier.signal(signal);
+    if (to !== "pier") process.kill(-pier.process.pid!, signal);
     const status = await exitWithin(pier, EXIT_WITHIN_MS);
     expect(status, `pier's stderr:\n${pier.stderr.join("\n")}`).toEqual({ code: 0, signal: null });
     const tookMs = Date.now() - startedAt;
@@ -72,5 +74,6 @@ describe.each([
     expect(existsSync(dirname(demo.projectDir))).toBe(false);
     if (agentDir) expect(existsSync(agentDir)).toBe(false);
     expect(pier.stderr.join("\n")).toContain(`${signal}: stopping pi and the relay`);
+    expect(pier.stderr.join("\n")).not.toContain("exiting now");
   });
 });
