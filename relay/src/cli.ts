@@ -1,6 +1,6 @@
 // The `pier` command: reads options, decides between the user's own pi setup
 // and the offline demo model, starts the relay, prints the URL, and shuts
-// everything down on SIGINT/SIGTERM.
+// everything down on SIGINT, SIGTERM or SIGHUP.
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,10 @@ const log = (line: string) => process.stderr.write(`pier: ${line}\n`);
 const SAME_STOP_MS = 500;
 
 export async function main(argv: string[]): Promise<void> {
+  // pier's own output goes to a person or a script that may be gone (a closed
+  // terminal: EIO; `pier | head -1`: EPIPE). A line lost there must not
+  // crash pier, which would leave pi's shutdown and the cleanup undone.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
   if (argv[0] === "replay") return replayMain(argv.slice(1));
   let options: CliOptions;
   try {
@@ -106,8 +110,8 @@ async function run(options: CliOptions): Promise<void> {
     await demo?.close();
     process.exit(0);
   };
-  process.on("SIGINT", (signal) => void stop(signal));
-  process.on("SIGTERM", (signal) => void stop(signal));
+  // SIGHUP: the terminal pier ran in was closed.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
 }
 
 /** `pier replay FILE`: serve a capture to a player page; no pi. */
@@ -137,8 +141,7 @@ async function replayMain(argv: string[]): Promise<void> {
     await server.close();
     process.exit(0);
   };
-  process.on("SIGINT", (signal) => void stop(signal));
-  process.on("SIGTERM", (signal) => void stop(signal));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
 }
 
 function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {

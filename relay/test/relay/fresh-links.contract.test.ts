@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { withPiUnderTest } from "../support/pi-under-test.ts";
-import { isAlive, PIER_BIN } from "../support/pier-process.ts";
+import { connectBrowser, isAlive, PIER_BIN, startPier } from "../support/pier-process.ts";
 
 const LINK = /^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/;
 
@@ -145,5 +145,19 @@ describe("fresh links without a terminal to read", () => {
     expect(second).not.toBe(first);
     expect(await redeem(second!)).toBe(303);
     expect(await redeem(first!)).toBe(303);
+  });
+
+  it("outlives a reader of its standard output that went away (`pier | head -1`): the link asked for then is lost, pier is not", async () => {
+    const pier = await startPier(["--demo"]);
+    cleanups.push(async () => void (await pier.stop("SIGKILL", 0)));
+    pier.process.stdout!.destroy();
+    pier.process.stdin!.write("\n");
+    await delay(1000);
+    expect(isAlive(pier.process.pid!), pier.stderr.join("\n")).toBe(true);
+    // Still serving: a browser connects and gets its hello (the page itself may not be built when this runs).
+    const browser = await connectBrowser(pier);
+    expect(browser.hello.type).toBe("hello");
+    await browser.close();
+    expect(await pier.stop()).toEqual({ code: 0, signal: null });
   });
 });

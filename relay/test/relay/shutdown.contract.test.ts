@@ -1,6 +1,7 @@
-// Stopping pier: SIGTERM (kill, systemd, a test runner) and SIGINT (Ctrl+C)
-// end pier with code 0 after it has ended pi and removed the demo's scratch
-// folders, whether pi is idle or in the middle of an answer.
+// Stopping pier: SIGTERM (kill, systemd, a test runner), SIGINT (Ctrl+C) and
+// SIGHUP (its terminal closed) end pier with code 0 after it has ended pi
+// and removed the demo's scratch folders, whether pi is idle or in the
+// middle of an answer.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +38,8 @@ describe.each([
   { signal: "SIGINT" as const, busy: true, to: "pier" },
   // Ctrl+C in a terminal signals the whole foreground group, pi included.
   { signal: "SIGINT" as const, busy: true, to: "group" },
+  // The terminal pier runs in is closed.
+  { signal: "SIGHUP" as const, busy: true, to: "pier" },
   // `timeout` signals pier, then its whole group: one request that arrives twice.
   { signal: "SIGTERM" as const, busy: true, to: "pier, then the group" },
 ])("$signal sent to $to (pi busy: $busy)", ({ signal, busy, to }) => {
