@@ -259,6 +259,16 @@ describe("responses", () => {
     expect(state.pending).toEqual({});
   });
 
+  it("takes pi's placeholder model (reported when none is configured) for no model", () => {
+    const state = createSessionState();
+    const placeholder = { id: "unknown", name: "unknown", api: "unknown", provider: "unknown", baseUrl: "", reasoning: false, input: [], contextWindow: 0, maxTokens: 0 };
+    applyRecord(state, { id: "c:1", type: "response", command: "get_state", success: true, data: { ...stateData, model: placeholder } });
+    expect(state.model).toBeNull();
+    // A real model named "unknown" by some provider is still a model.
+    applyRecord(state, { id: "c:2", type: "response", command: "get_state", success: true, data: { ...stateData, model: { ...placeholder, provider: "ollama" } } });
+    expect(state.model).toMatchObject({ id: "unknown", provider: "ollama" });
+  });
+
   it("ignores other browsers' failures but applies their state answers", () => {
     const state = createSessionState();
     applyRecord(state, { id: "other:1", type: "response", command: "prompt", success: false, error: "busy" });

@@ -344,12 +344,23 @@ function onBashResult(state: SessionState, result: BashResult, answered: Answere
   state.messages.push(message);
 }
 
+/**
+ * pi with no model configured still reports one in get_state: a placeholder
+ * whose id, name, api and provider are all "unknown" (0.87.1 and 1.6.0). It
+ * is no model, and the page says so instead of "unknown unknown".
+ */
+function configuredModel(model: Model | null | undefined): Model | null {
+  if (!model) return null;
+  const placeholder = model.id === "unknown" && model.provider === "unknown" && (model as { api?: unknown }).api === "unknown";
+  return placeholder ? null : model;
+}
+
 function applySessionState(state: SessionState, data: RpcSessionState): void {
   // pi moved to another session without a command of ours saying so (an
   // extension's switch, another client): follow it.
   if (state.sessionId !== null && typeof data.sessionId === "string" && data.sessionId !== state.sessionId) startAnotherSession(state);
   state.piState = data;
-  state.model = data.model ?? null;
+  state.model = configuredModel(data.model);
   state.thinkingLevel = data.thinkingLevel ?? null;
   state.sessionId = data.sessionId ?? null;
   state.sessionName = data.sessionName ?? null;
