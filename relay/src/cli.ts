@@ -21,6 +21,8 @@ import { RELAY_VERSION } from "./version.ts";
 const WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 const log = (line: string) => process.stderr.write(`pier: ${line}\n`);
+/** What stops pier: Ctrl+C, `kill`, and its terminal closing (SIGHUP). */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** Stop signals this close together are one request (see `stop`). */
 const SAME_STOP_MS = 500;
 
@@ -110,8 +112,7 @@ async function run(options: CliOptions): Promise<void> {
     await demo?.close();
     process.exit(0);
   };
-  // SIGHUP: the terminal pier ran in was closed.
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
+  for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
 }
 
 /** `pier replay FILE`: serve a capture to a player page; no pi. */
@@ -141,7 +142,7 @@ async function replayMain(argv: string[]): Promise<void> {
     await server.close();
     process.exit(0);
   };
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
+  for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
 }
 
 function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {

@@ -351,7 +351,7 @@ function onBashResult(state: SessionState, result: BashResult, answered: Answere
  */
 function configuredModel(model: Model | null | undefined): Model | null {
   if (!model) return null;
-  const placeholder = model.id === "unknown" && model.provider === "unknown" && (model as { api?: unknown }).api === "unknown";
+  const placeholder = model.id === "unknown" && model.provider === "unknown" && model.api === "unknown";
   return placeholder ? null : model;
 }
 
