@@ -80,6 +80,14 @@ export class PiProcess extends EventEmitter<PiProcessEvents> {
       cwd: this.launch.cwd,
       env: this.launch.env,
       stdio: ["pipe", "pipe", "pipe"],
+      // pi gets a process group (and session) of its own, so pier alone
+      // decides how it stops. In pier's group, the terminal's Ctrl+C (and a
+      // closed terminal's SIGHUP, `timeout`, `kill -USR2 %1`) reached pi too:
+      // it has no SIGINT handler and died at once, skipping its shutdown, and
+      // the command its bash tool was running (a dev server, a test run) was
+      // left behind; a SIGHUP raced pier's stdin close and pi exited before
+      // aborting that command. Not on Windows, where it would open a console.
+      detached: process.platform !== "win32",
     });
     this.#child = child;
     this.#stderrPartial = "";

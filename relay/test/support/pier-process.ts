@@ -2,10 +2,12 @@
 // "browser" that speaks the relay wire (text control frames, binary stdout
 // bytes). Shared by the relay contract tests and the e2e specs (startPier).
 //
-// pier runs in its own process group so stop() can take pi (and anything pi
-// started) down with it even when pier itself misbehaves.
+// pier runs in its own process group so stop() can take it down with
+// everything in it even when pier itself misbehaves; pi, which pier starts in
+// a group of its own, is taken down by its group too.
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
+import { readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
@@ -54,6 +56,15 @@ export type RunningPier = {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<ExitStatus>;
 };
 
+/** A process's children (Linux /proc; elsewhere none are known). */
+function childPidsOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 export async function startPier(args: string[], options: StartPierOptions = {}): Promise<RunningPier> {
   // `pier replay` starts no pi: it takes no pi option.
   const child = spawn(process.execPath, [options.bin ?? PIER_BIN, ...(args[0] === "replay" ? args : withPiUnderTest(args))], {
@@ -78,14 +89,18 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
   let exitStatus: ExitStatus | null = null;
   void exited.then((status) => (exitStatus = status));
 
-  const killGroup = () => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // The group is already gone.
+  const killGroups = (leaders: number[]) => {
+    for (const leader of leaders) {
+      try {
+        process.kill(-leader, "SIGKILL");
+      } catch {
+        // The group is already gone.
+      }
     }
   };
   const stop = async (signal: NodeJS.Signals = "SIGTERM", graceMs = 10_000): Promise<ExitStatus> => {
+    // Taken before pier goes: an orphaned pi can no longer be found this way.
+    const piGroups = childPidsOf(child.pid!);
     if (exitStatus === null) {
       try {
         child.kill(signal);
@@ -94,7 +109,7 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
       }
     }
     const status = await Promise.race([exited, delay(graceMs).then(() => null)]);
-    killGroup();
+    killGroups([child.pid!, ...piGroups]);
     return status ?? (await exited);
   };
 
