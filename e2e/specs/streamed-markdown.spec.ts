@@ -1,4 +1,8 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
+import { startPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test } from "../support/pier.ts";
 
 // A streamed answer keeps its finished blocks in runs of elements
@@ -56,4 +60,42 @@ test("a streamed answer of many blocks looks the same as the same answer rebuilt
 
   expect(streamed.blocks.length).toBe(86);
   expect(streamed.blocks).toEqual(loaded.blocks);
+});
+
+// One block can be long: a list of 1,500 items is one block until the text
+// after it starts, and its renders are paced by what they cost
+// (live-markdown.ts). The newest text is still shown, soon, when the
+// stream pauses: here the model stops for 5 s after the last item.
+test("a long list streamed as one block is shown whole while the model pauses after it", async ({ page }) => {
+  const items = Array.from({ length: 1500 }, (_, i) => `- Step ${i + 1}: compute the value and check it`).join("\n");
+  const dir = await mkdtemp(join(tmpdir(), "pier-e2e-list-"));
+  const file = join(dir, "long-list.json");
+  await writeFile(
+    file,
+    JSON.stringify({
+      name: "e2e-long-list",
+      pace: { chunkChars: 40, delayMs: 1 },
+      rules: [{ when: {}, turns: [{ steps: [{ kind: "text", text: `Steps:\n\n${items}` }, { kind: "pause", ms: 5000 }, { kind: "text", text: "\n\nDone." }] }] }],
+    }),
+  );
+  const pier = await startPier(["--demo", "--demo-scenario", file]);
+  try {
+    await page.goto(pier.url);
+    const prompt = page.getByRole("textbox", { name: "Prompt" });
+    await prompt.fill("List the steps");
+    await prompt.press("Enter");
+    const list = answer(page).locator(".md ul > li");
+    await expect(list).toHaveCount(1500, { timeout: 5000 });
+    await expect(list.last()).toHaveText("Step 1500: compute the value and check it");
+    // Still in the pause: the answer is live and has not gone on.
+    await expect(page.getByRole("status", { name: /^Agent:/ })).not.toHaveAccessibleName("Agent: Idle");
+    await expect(answer(page)).not.toContainText("Done.");
+
+    await expect(answer(page)).toContainText("Done.", { timeout: 10_000 });
+    await expect(page.getByRole("status", { name: /^Agent:/ })).toHaveAccessibleName("Agent: Idle");
+    await expect(list).toHaveCount(1500);
+  } finally {
+    await pier.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -140,3 +140,40 @@ describe("LiveMarkdown", () => {
     }
   }, 30_000);
 });
+
+describe("LiveMarkdown.wait", () => {
+  /** A clock that reads the given times, one per call, then stays at the last. */
+  const clockOf = (times: number[]) => () => (times.length > 1 ? times.shift()! : times[0]!);
+
+  test("renders at once until it has rendered, then waits three times as long as renders take", () => {
+    const times = [0, 40, 50];
+    const live = new LiveMarkdown(clockOf(times));
+    expect(live.wait()).toBe(0);
+    live.update("- one\n- two"); // from 0 to 40 ms
+    expect(live.wait()).toBe(40 * 3 - 10); // asked at 50 ms
+  });
+
+  test("a cheap render is due again at once", () => {
+    const live = new LiveMarkdown(clockOf([0, 0.5, 20]));
+    live.update("A short paragraph");
+    expect(live.wait()).toBe(0);
+  });
+
+  test("one slow render among cheap ones does not slow the text down (the median of the last five counts)", () => {
+    const times: number[] = [];
+    for (const [at, cost] of [[0, 1], [20, 1], [40, 60], [120, 1], [140, 1]] as const) times.push(at, at + cost);
+    times.push(145);
+    const live = new LiveMarkdown(clockOf(times));
+    let text = "";
+    for (let i = 0; i < 5; i++) live.update((text += "word "));
+    expect(live.wait()).toBe(0); // 141 + 1 × 3 is before 145
+  });
+
+  test("waiting does not change what is rendered: the newest text renders exactly", () => {
+    const live = new LiveMarkdown(clockOf([0, 100, 101]));
+    live.update("- one");
+    expect(live.wait()).toBeGreaterThan(0);
+    live.update("- one\n- two\n\nAfter.");
+    expect(live.blocks.join("") + live.tail).toBe(renderMarkdown("- one\n- two\n\nAfter."));
+  });
+});

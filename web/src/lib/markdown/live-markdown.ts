@@ -19,11 +19,28 @@
 // applies to the links written before it, which a finished block cannot
 // know about. After one, `exact` is false, and the caller renders the
 // finished text whole once.
+//
+// The block being written can itself be long: a list or a table of a
+// thousand rows is one block, and so is a long code fence. Rendering it
+// again at every frame would then cost more than the frame (a 2,000-item
+// list: tasks of 100–200 ms, 20 frames a second). `wait` paces those
+// renders by what they cost (see RENDER_SHARE); a short block is rendered
+// at every update, as before.
 
 import type { Links, Token } from "marked";
 import { markdownBlocks, renderBlocks } from "./render-markdown.ts";
 
 const ENDS_WITH_BLANK_LINE = /\n[ \t]*\n[ \t]*$/;
+
+/**
+ * After a render, the next one waits this many times as long as renders
+ * take (the median of the last few, so one slow render, a garbage
+ * collection say, does not slow the text down): what the page then does
+ * with the HTML (replacing the old nodes, layout) costs about twice the
+ * render itself, so a long block's renders take about a quarter of the time.
+ */
+const RENDER_SHARE = 3;
+const COSTS_KEPT = 5;
 
 /**
  * How many of the leading blocks are finished: all blocks before the last
@@ -72,6 +89,26 @@ export class LiveMarkdown {
   /** Link reference definitions in the finished blocks (the rest is lexed knowing them). */
   #links: Links = {};
   #sawDefinition = false;
+  readonly #clock: () => number;
+  /** The last renders' durations (ms), newest last; and when the last one ended. */
+  #costs: number[] = [];
+  #renderedAt = -Infinity;
+
+  constructor(clock: () => number = () => performance.now()) {
+    this.#clock = clock;
+  }
+
+  /**
+   * How long to wait, in ms, before rendering a changed text is worth it (0:
+   * now). For a caller that updates while the text streams: it renders the
+   * newest text after that wait, or at the next change after it.
+   */
+  wait(): number {
+    if (this.#costs.length === 0) return 0;
+    const costs = [...this.#costs].sort((a, b) => a - b);
+    const typical = costs[costs.length >> 1]!;
+    return Math.max(0, this.#renderedAt + typical * RENDER_SHARE - this.#clock());
+  }
 
   /** The text last rendered. */
   get text(): string {
@@ -86,6 +123,14 @@ export class LiveMarkdown {
   /** Render `text`: incrementally when it extends the text rendered before, else from scratch. */
   update(text: string): void {
     if (text === this.#text) return;
+    const startedAt = this.#clock();
+    this.#render(text);
+    this.#renderedAt = this.#clock();
+    this.#costs.push(this.#renderedAt - startedAt);
+    if (this.#costs.length > COSTS_KEPT) this.#costs.shift();
+  }
+
+  #render(text: string): void {
     if (text.length < this.#done || !text.startsWith(this.#text.slice(0, this.#done))) this.#reset();
     this.#text = text;
     const rest = text.slice(this.#done);
