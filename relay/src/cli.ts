@@ -16,6 +16,7 @@ import { checkCaptureFile } from "./capture-file.ts";
 import { parseReplayOptions, REPLAY_USAGE, type ReplayOptions } from "./replay-options.ts";
 import { startReplayServer } from "./replay-server.ts";
 import { piArgsFor, withoutSessionSelectors } from "./sessions/session-args.ts";
+import { readHeaderSync } from "./sessions/session-catalog.ts";
 import { RELAY_VERSION } from "./version.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -55,8 +56,13 @@ async function run(options: CliOptions): Promise<void> {
   if (!isLoopback(options.host)) {
     log(`WARNING: listening on ${options.host}, not loopback. Anyone who can reach this address and obtains the URL can run shell commands as you through pi.`);
   }
-  if (options.session.kind === "file" && !(await isFile(options.session.path))) {
-    throw new Error(`--session ${options.session.path}: no such session file`);
+  if (options.session.kind === "file") {
+    const { path } = options.session;
+    if (!(await isFile(path))) throw new Error(`--session ${path}: no such session file`);
+    // What pi would refuse, said before a page opens on a pi that exited at
+    // once. An empty file pi takes as a new session started there.
+    const header = (await stat(path)).size === 0 ? null : readHeaderSync(path);
+    if (typeof header === "string") throw new Error(`--session ${path} ${header}`);
   }
   const userLaunch = piLaunch(options, options.cwd, process.env);
   let demo: DemoModel | null = null;

@@ -418,7 +418,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, map: (item: T)
  * way pi looks for it: blank and malformed lines before it are skipped. A
  * string is the reason it is not a session, finishing "<path> …".
  */
-function readHeaderSync(path: string): SessionHeaderFacts | string {
+export function readHeaderSync(path: string): SessionHeaderFacts | string {
   let fd: number;
   try {
     fd = openSync(path, "r");

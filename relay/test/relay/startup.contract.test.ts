@@ -1,7 +1,7 @@
 // Starting pier as a script would: one URL line on stdout, and a clear failure
 // (with pier's own explanation) when it cannot start.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +66,39 @@ describe("pier start-up", () => {
     } finally {
       taken.close();
       await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a --session file that pi would refuse (lines but no session header), and starts on an empty one as pi does", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pier-session-arg-"));
+    try {
+      const files = {
+        "notes.txt": "Remember the milk.\n",
+        "entry.jsonl": `${JSON.stringify({ type: "message", id: "a1" })}\n`,
+        "blank.jsonl": "\n\n",
+      };
+      const reasons = {
+        "notes.txt": "is not a pi session: it has no session header",
+        "entry.jsonl": "is not a pi session: its first line is not a session header",
+        "blank.jsonl": "is not a pi session: it has no session header",
+      };
+      for (const [name, text] of Object.entries(files)) {
+        await writeFile(join(dir, name), text);
+        const result = await runPier(["--demo", "--session", join(dir, name)]);
+        expect(result, name).toMatchObject({ code: 1, stdout: "" });
+        expect(result.stderr).toBe(`pier: --session ${join(dir, name)} ${reasons[name as keyof typeof reasons]}\n`);
+      }
+      await writeFile(join(dir, "empty.jsonl"), "");
+      const started = await startPier(["--demo", "--session", join(dir, "empty.jsonl")]);
+      try {
+        const browser = await connectBrowser(started);
+        expect(browser.hello.child.state).toBe("running");
+        await browser.close();
+      } finally {
+        await started.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
