@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { startPier } from "../../relay/test/support/pier-process.ts";
+import { startPier, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test } from "../support/pier.ts";
 
 // A streamed answer keeps its finished blocks in runs of elements
@@ -62,23 +62,33 @@ test("a streamed answer of many blocks looks the same as the same answer rebuilt
   expect(streamed.blocks).toEqual(loaded.blocks);
 });
 
+/** Scenarios written by the tests below, removed after them. */
+let scenarios = "";
+test.beforeAll(async () => {
+  scenarios = await mkdtemp(join(tmpdir(), "pier-e2e-scenarios-"));
+});
+test.afterAll(async () => {
+  await rm(scenarios, { recursive: true, force: true });
+});
+
+/** A pier whose scripted model answers every prompt with `steps`. */
+async function pierAnswering(name: string, pace: { chunkChars: number; delayMs: number }, steps: unknown[]): Promise<RunningPier> {
+  const file = join(scenarios, `${name}.json`);
+  await writeFile(file, JSON.stringify({ name: `e2e-${name}`, pace, rules: [{ when: {}, turns: [{ steps }] }] }));
+  return startPier(["--demo", "--demo-scenario", file]);
+}
+
 // One block can be long: a list of 1,500 items is one block until the text
 // after it starts, and its renders are paced by what they cost
 // (live-markdown.ts). The newest text is still shown, soon, when the
 // stream pauses: here the model stops for 5 s after the last item.
 test("a long list streamed as one block is shown whole while the model pauses after it", async ({ page }) => {
   const items = Array.from({ length: 1500 }, (_, i) => `- Step ${i + 1}: compute the value and check it`).join("\n");
-  const dir = await mkdtemp(join(tmpdir(), "pier-e2e-list-"));
-  const file = join(dir, "long-list.json");
-  await writeFile(
-    file,
-    JSON.stringify({
-      name: "e2e-long-list",
-      pace: { chunkChars: 40, delayMs: 1 },
-      rules: [{ when: {}, turns: [{ steps: [{ kind: "text", text: `Steps:\n\n${items}` }, { kind: "pause", ms: 5000 }, { kind: "text", text: "\n\nDone." }] }] }],
-    }),
-  );
-  const pier = await startPier(["--demo", "--demo-scenario", file]);
+  const pier = await pierAnswering("long-list", { chunkChars: 40, delayMs: 1 }, [
+    { kind: "text", text: `Steps:\n\n${items}` },
+    { kind: "pause", ms: 5000 },
+    { kind: "text", text: "\n\nDone." },
+  ]);
   try {
     await page.goto(pier.url);
     const prompt = page.getByRole("textbox", { name: "Prompt" });
@@ -96,6 +106,31 @@ test("a long list streamed as one block is shown whole while the model pauses af
     await expect(list).toHaveCount(1500);
   } finally {
     await pier.stop();
-    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+// Long code is highlighted in a worker (web/src/lib/highlight/highlight.ts),
+// which the page's Content-Security-Policy must let start.
+test("a long code block is highlighted off the page's main thread", async ({ page }) => {
+  const lines = Array.from({ length: 800 }, (_, i) => `const value${i} = compute(${i}, "text"); // step ${i}`).join("\n");
+  const pier = await pierAnswering("long-fence", { chunkChars: 200, delayMs: 1 }, [{ kind: "text", text: `The file:\n\n\`\`\`ts\n${lines}\n\`\`\`\n\nDone.` }]);
+  try {
+    const workers: string[] = [];
+    page.on("worker", (worker) => workers.push(worker.url()));
+    const errors: string[] = [];
+    page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
+    await page.goto(pier.url);
+    const prompt = page.getByRole("textbox", { name: "Prompt" });
+    await prompt.fill("Show the file");
+    await prompt.press("Enter");
+    await expect(answer(page)).toContainText("Done.");
+    const code = answer(page).locator("pre code");
+    await expect(code).toHaveClass(/\bhljs\b/);
+    await expect(code.locator(".hljs-keyword").first()).toHaveText("const");
+    await expect(code).toContainText("const value799 = compute(799");
+    expect(workers.filter((url) => /\/assets\/highlight\.worker-[\w-]+\.js$/.test(url))).toHaveLength(1);
+    expect(errors).toEqual([]);
+  } finally {
+    await pier.stop();
   }
 });
