@@ -23,11 +23,12 @@ interface Block {
   height: number;
 }
 
-/** The answer's top-level blocks (runs unwrapped), where they sit relative to the text's top. */
+/** The answer's top-level blocks (runs and the tail unwrapped), where they sit relative to the text's top. */
 async function blocksOf(text: Locator): Promise<{ runs: number; blocks: Block[] }> {
   return text.evaluate((md) => {
     const top = md.getBoundingClientRect().top;
-    const elements = [...md.children].flatMap((child) => (child.classList.contains("md-run") ? [...child.children] : [child]));
+    const wrappers = ["md-run", "md-tail"];
+    const elements = [...md.children].flatMap((child) => (wrappers.some((name) => child.classList.contains(name)) ? [...child.children] : [child]));
     return {
       runs: md.querySelectorAll(":scope > .md-run").length,
       blocks: elements.map((element) => {
