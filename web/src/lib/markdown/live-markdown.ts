@@ -36,8 +36,9 @@ const ENDS_WITH_BLANK_LINE = /\n[ \t]*\n[ \t]*$/;
  * After a render, the next one waits this many times as long as renders
  * take (the median of the last few, so one slow render, a garbage
  * collection say, does not slow the text down): what the page then does
- * with the HTML (replacing the old nodes, layout) costs about twice the
- * render itself, so a long block's renders take about a quarter of the time.
+ * with the HTML (patching the nodes in, layout) costs about as much as the
+ * render again or more, so a long block's renders take at most about a
+ * quarter of the time.
  */
 const RENDER_SHARE = 3;
 const COSTS_KEPT = 5;
