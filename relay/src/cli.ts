@@ -58,10 +58,11 @@ async function run(options: CliOptions): Promise<void> {
   }
   if (options.session.kind === "file") {
     const { path } = options.session;
-    if (!(await isFile(path))) throw new Error(`--session ${path}: no such session file`);
+    const file = await stat(path).catch(() => null);
+    if (!file?.isFile()) throw new Error(`--session ${path}: no such session file`);
     // What pi would refuse, said before a page opens on a pi that exited at
     // once. An empty file pi takes as a new session started there.
-    const header = (await stat(path)).size === 0 ? null : readHeaderSync(path);
+    const header = file.size === 0 ? null : readHeaderSync(path);
     if (typeof header === "string") throw new Error(`--session ${path} ${header}`);
   }
   const userLaunch = piLaunch(options, options.cwd, process.env);
@@ -163,14 +164,6 @@ function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiL
 /** The model probe opens no session: loading a long one would only slow it down, and nothing is saved. */
 function probeLaunch(launch: PiLaunch): PiLaunch {
   return { ...launch, args: [...withoutSessionSelectors(launch.args), "--no-session"] };
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {
