@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "../support/pier.ts";
+import { expect, test, UI_ONLY } from "../support/pier.ts";
 
 async function sendPrompt(page: Page, text: string): Promise<void> {
   const prompt = page.getByRole("textbox", { name: "Prompt" });
@@ -35,7 +35,7 @@ test("a prompt streams an answer live, then the agent settles", async ({ page, p
   await expect(log.getByRole("option").filter({ hasText: /^↓\s*[\d:.]+\s*agent_settled/ })).toBeVisible();
 });
 
-test("Shift+Enter writes a new line instead of sending", async ({ page, pier }) => {
+test("Shift+Enter writes a new line instead of sending", UI_ONLY, async ({ page, pier }) => {
   await page.goto(pier.url);
   const prompt = page.getByRole("textbox", { name: "Prompt" });
   await prompt.fill("first line");

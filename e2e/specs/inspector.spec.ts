@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "../support/pier.ts";
+import { expect, test, UI_ONLY } from "../support/pier.ts";
 
 const inspectorButton = (page: Page) => page.getByRole("button", { name: "Protocol inspector" });
 const inspector = (page: Page) => page.getByRole("complementary", { name: "Protocol inspector" });
@@ -37,7 +37,7 @@ function row(page: Page, type: string, arrow: "↓" | "↑" | "◆" = "↓"): Lo
   return records(page).getByRole("option").filter({ hasText: new RegExp(`^${arrow}\\s*[\\d:.]+\\s*${type}(\\s|$)`) });
 }
 
-test("the inspector is closed on first use and remembers being opened, and its tab, across a reload", async ({ page, pier }) => {
+test("the inspector is closed on first use and remembers being opened, and its tab, across a reload", UI_ONLY, async ({ page, pier }) => {
   const errors = watchErrors(page);
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
@@ -217,7 +217,7 @@ test("reloaded with the inspector open, pi's replayed output is described from i
   expect(errors).toEqual([]);
 });
 
-test("an inspector store that never arrives costs the descriptions, never the session", async ({ page, pier }) => {
+test("an inspector store that never arrives costs the descriptions, never the session", UI_ONLY, async ({ page, pier }) => {
   // The page applies nothing before the store is there, for at most a few seconds.
   await page.route(/\/assets\/inspector-store[^/]*\.js$/, () => {});
   await page.goto(pier.url);
@@ -259,7 +259,7 @@ test("opened for the first time after an answer, the inspector has described its
   expect(errors).toEqual([]);
 });
 
-test("a record picked at the bottom of the list stays in view when its details open under it", async ({ page, pier }) => {
+test("a record picked at the bottom of the list stays in view when its details open under it", UI_ONLY, async ({ page, pier }) => {
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
   await openInspector(page);

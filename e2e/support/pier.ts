@@ -42,4 +42,11 @@ export const test = base.extend<PierFixtures>({
   },
 });
 
+/**
+ * For a test of the page alone, where pi only answers as any pi would (typing,
+ * a panel's own state, a fault of the page's own): the pi-1.6.0 project skips
+ * it, it would prove nothing more about pi 1.6.
+ */
+export const UI_ONLY = { tag: "@ui-only" };
+
 export { expect } from "@playwright/test";
