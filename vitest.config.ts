@@ -40,6 +40,7 @@ export default defineConfig({
             "relay/test/relay/access.contract.test.ts",
             "relay/test/relay/faults.contract.test.ts",
             "relay/test/relay/fresh-links.contract.test.ts",
+            "relay/test/relay/heartbeat.contract.test.ts",
             "relay/test/relay/replay.contract.test.ts",
             "relay/test/relay/startup.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",

@@ -33,6 +33,7 @@ export class BrowserClient {
   mayHold: "may" | "after_progress" | "after_catching_up" = "may";
   #inFlight = 0;
   #lastProgressAt = 0;
+  #lastSentAt = Date.now();
   #onWritten: (client: BrowserClient) => void;
 
   constructor(socket: WebSocket, onWritten: (client: BrowserClient) => void) {
@@ -52,6 +53,11 @@ export class BrowserClient {
    */
   get lastProgressAt(): number {
     return this.#lastProgressAt;
+  }
+
+  /** When something was last handed to its socket (heartbeat.ts: a quiet browser gets a keepalive). */
+  get lastSentAt(): number {
+    return this.#lastSentAt;
   }
 
   get open(): boolean {
@@ -77,7 +83,8 @@ export class BrowserClient {
 
   #send(data: string | Buffer, size: number, binary: boolean, written?: () => void): boolean {
     if (!this.open) return false;
-    if (this.#inFlight === 0) this.#lastProgressAt = Date.now();
+    this.#lastSentAt = Date.now();
+    if (this.#inFlight === 0) this.#lastProgressAt = this.#lastSentAt;
     this.#inFlight += size;
     this.socket.send(data, { binary }, () => {
       this.#inFlight -= size;

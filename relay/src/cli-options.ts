@@ -3,6 +3,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { HEARTBEAT_MS } from "./heartbeat.ts";
 import { sessionSelectorIn, type SessionChoice } from "./sessions/session-args.ts";
 
 export const USAGE = `Usage: pier [options] [-- <pi arguments>]
@@ -26,6 +27,10 @@ Options:
                        (a .js file runs with this Node; anything else is executed)
   --replay-bytes N     how much of pi's output to keep for browsers that connect
                        late or reload (default: 8388608, 8 MiB)
+  --heartbeat SECONDS  how often pier checks that each browser is still there
+                       (default: 15); one whose network vanished is let go
+                       within twice that, and a page that hears nothing from
+                       pier for three times that reconnects
   -h, --help           show this help
   -v, --version        show Pier's version
 
@@ -46,6 +51,7 @@ export type CliOptions = {
   open: boolean;
   pi: string | null;
   replayBytes: number;
+  heartbeatMs: number;
   piArgs: string[];
   help: boolean;
   version: boolean;
@@ -75,6 +81,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
         open: { type: "boolean" },
         pi: { type: "string" },
         "replay-bytes": { type: "string" },
+        heartbeat: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -99,6 +106,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     open: values.open ?? false,
     pi: values.pi ? resolve(baseDir, values.pi) : null,
     replayBytes: parseInteger(values["replay-bytes"] ?? String(8 * 1024 * 1024), "--replay-bytes", 64 * 1024, 1024 ** 3),
+    heartbeatMs: parseSeconds(values.heartbeat ?? String(HEARTBEAT_MS / 1000), "--heartbeat", 0.1, 3600) * 1000,
     piArgs,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -122,6 +130,13 @@ function parseInteger(text: string, name: string, min: number, max: number): num
   if (!/^\d+$/.test(text)) throw new CliError(`${name} takes a whole number, not "${text}"`);
   const value = Number(text);
   if (value < min || value > max) throw new CliError(`${name} must be between ${min} and ${max}`);
+  return value;
+}
+
+function parseSeconds(text: string, name: string, min: number, max: number): number {
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new CliError(`${name} takes a number of seconds, not "${text}"`);
+  const value = Number(text);
+  if (value < min || value > max) throw new CliError(`${name} must be between ${min} and ${max} seconds`);
   return value;
 }
 

@@ -89,6 +89,7 @@ async function run(options: CliOptions): Promise<void> {
       demo: demoInfo,
       webRoot: WEB_ROOT,
       replayBytes: options.replayBytes,
+      heartbeatMs: options.heartbeatMs,
       explicitSessionFile: options.session.kind === "file" ? options.session.path : null,
       log,
     });

@@ -8,6 +8,7 @@ import type { AccessLinks, Grant } from "./access-links.ts";
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
 import { ChunkReclaim } from "./chunk-reclaim.ts";
+import { Heartbeat } from "./heartbeat.ts";
 import type { PiProcess } from "./pi-process.ts";
 import { Room } from "./room.ts";
 import type { SessionService } from "./sessions/session-service.ts";
@@ -24,12 +25,15 @@ export type PiBridgeOptions = {
   sessions: SessionService | null;
   /** The links browsers come in with (drivers make and revoke them through the room). */
   links: AccessLinks;
+  /** How often each browser is pinged and each page hears from the relay (heartbeat.ts). */
+  heartbeatMs?: number;
   log: (line: string) => void;
 };
 
 export class PiBridge {
   readonly hub: BrowserHub;
   readonly room: Room;
+  readonly heartbeat: Heartbeat;
   readonly #pi: PiProcess;
   readonly #options: PiBridgeOptions;
   readonly #replay: StdoutReplay;
@@ -44,6 +48,7 @@ export class PiBridge {
     this.#replay = new StdoutReplay(options.replayBytes);
     this.hub = new BrowserHub(this.#replay, { pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
     this.room = new Room(options.links, options.log);
+    this.heartbeat = new Heartbeat(options.heartbeatMs);
 
     pi.on("status", (child) => {
       // What the last child wrote is all out before anything about the next one.
@@ -96,13 +101,16 @@ export class PiBridge {
         sessions: this.#options.sessions?.info ?? null,
         you,
         people: room.people.list(),
+        heartbeatMs: this.heartbeat.intervalMs,
       };
     });
+    this.heartbeat.watch(client);
     room.welcome(client);
     hub.broadcastFrame({ type: "peers", count: hub.size });
     ws.on("message", (data, isBinary) => this.#onBrowserFrame(client, data, isBinary));
     ws.on("error", () => ws.terminate());
     ws.on("close", () => {
+      this.heartbeat.forget(client);
       hub.remove(client);
       room.leave(client);
       hub.broadcastFrame({ type: "peers", count: hub.size });

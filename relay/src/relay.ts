@@ -31,6 +31,8 @@ export type RelayOptions = {
   webRoot: string;
   /** Bound of the stdout replay kept for late browsers. */
   replayBytes: number;
+  /** How often browsers are pinged and pages hear from the relay (default: heartbeat.ts). */
+  heartbeatMs?: number;
   /** The session file pier was told to open (`--session FILE`), if any. */
   explicitSessionFile?: string | null;
   /** Diagnostics (stderr in the CLI). Never receives the secret. */
@@ -63,7 +65,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log: options.log,
     onListChanged: () => announceSessions(),
   });
-  const bridge = new PiBridge({ pi, demo: options.demo, replayBytes: options.replayBytes, sessions, links, log: options.log });
+  const bridge = new PiBridge({
+    pi,
+    demo: options.demo,
+    replayBytes: options.replayBytes,
+    heartbeatMs: options.heartbeatMs,
+    sessions,
+    links,
+    log: options.log,
+  });
   const hub = bridge.hub;
   announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
@@ -167,6 +177,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     close: async () => {
       watcher.close();
       gitWatcher.close();
+      bridge.heartbeat.stop();
       await closeRelay(server, wss, hub, pi);
       await sessions.close();
     },

@@ -83,8 +83,16 @@ export type RelayFrame =
       you: Person;
       /** Everyone connected, this browser included. */
       people: Person[];
+      /**
+       * The relay sends something at least this often (a `keepalive` when
+       * nothing else): a page that hears nothing for several of these is on
+       * a connection that died without closing, and reconnects.
+       */
+      heartbeatMs: number;
     }
   | { type: "replay_end" }
+  /** Nothing else went to this browser for `heartbeatMs`: the relay is still here. */
+  | { type: "keepalive" }
   | { type: "child_started"; child: ChildStatus }
   | { type: "child_exited"; child: ChildStatus }
   | { type: "stderr"; line: string }

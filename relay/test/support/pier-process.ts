@@ -262,6 +262,8 @@ export type ConnectOptions = {
    * measures); waitForRecord then refuses at once.
    */
   parseRecords?: boolean;
+  /** Default true. False: WebSocket pings go unanswered, like a browser whose network vanished. */
+  answerPings?: boolean;
 };
 
 /** A received text frame or binary chunk, in arrival order. */
@@ -453,6 +455,7 @@ function openSocket(pier: RunningPier, options: ConnectOptions): WebSocket {
   return new WebSocket(`ws://${pier.host}${options.path ?? RELAY_SOCKET_PATH}`, {
     headers,
     ...(origin !== null ? { origin } : {}),
+    ...(options.answerPings === false ? { autoPong: false } : {}),
   });
 }
 

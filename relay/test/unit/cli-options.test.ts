@@ -31,9 +31,17 @@ describe("parseCliOptions", () => {
     [["--bogus"], /Unknown option/],
     [["stray"], /positional/i],
     [["--", "--mode", "json"], /--mode rpc/],
+    [["--heartbeat", "soon"], /--heartbeat takes a number of seconds/],
+    [["--heartbeat", "0.01"], /--heartbeat must be between 0.1 and 3600 seconds/],
   ])("refuses %j with a clear sentence", (argv, message) => {
     expect(() => parseCliOptions(argv, "/")).toThrow(CliError);
     expect(() => parseCliOptions(argv, "/")).toThrow(message);
+  });
+
+  it("checks on browsers every 15 s unless told otherwise, in seconds", () => {
+    expect(parseCliOptions([], "/").heartbeatMs).toBe(15_000);
+    expect(parseCliOptions(["--heartbeat", "0.5"], "/").heartbeatMs).toBe(500);
+    expect(parseCliOptions(["--heartbeat", "60"], "/").heartbeatMs).toBe(60_000);
   });
 
   it("resumes the most recent session unless told otherwise", () => {

@@ -13,6 +13,7 @@ import type { LessonText } from "./lessons.ts";
 export const RELAY_FRAME_TYPES = [
   "hello",
   "replay_end",
+  "keepalive",
   "child_started",
   "child_exited",
   "stderr",
@@ -44,7 +45,7 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
     body:
       "clientId is unique to this connection (Pier prefixes its command ids with it). child says whether pi is starting, running or has exited; piCommand is pi's command line. " +
       "The binary frames that follow, up to replay_end, replay pi's stdout of the current child (bounded: replay.truncated says the start is missing), so a page that connects late or reloads rebuilds the session. " +
-      "recentStderr holds the last stderr lines.",
+      "recentStderr holds the last stderr lines. heartbeatMs says how often, at the least, the relay will send something.",
   },
   replay_end: {
     title: "replay_end: the replay is over",
@@ -52,6 +53,14 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
     body:
       "Records in the replay already happened: one-shot effects (a notification, set_editor_text) must not fire again, and responses in it answer commands sent before this page connected. " +
       "A dialog read from the replay may already be answered elsewhere.",
+  },
+  keepalive: {
+    title: "keepalive: the relay is still there",
+    summary: "Nothing else went to this browser for a while (heartbeatMs, from the hello).",
+    body:
+      "A connection whose other end vanished without closing it (a laptop that slept, a lost network) looks open for many minutes. " +
+      "Because the relay sends something at least every heartbeatMs, a page that hears nothing for several of those knows its connection is dead, and reconnects. " +
+      "The relay checks the browser the other way, with WebSocket pings, which the browser answers by itself (pages never see them).",
   },
   child_started: {
     title: "child_started: a new pi process",

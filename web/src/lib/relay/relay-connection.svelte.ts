@@ -99,6 +99,21 @@ const MAX_STDERR_LINES = 500;
 const MAX_ALERTS = 6;
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
+/**
+ * A socket that died without closing (the relay's machine slept, the network
+ * went) stays open for many minutes and shows "Connected". The relay sends
+ * something at least every hello.heartbeatMs: after this many of those with
+ * nothing heard, the connection is taken for dead and the page reconnects.
+ */
+const SILENT_HEARTBEATS = 3;
+/** How long the check of a refused connection's cookie may take (see #probeUnauthorized). */
+const PROBE_TIMEOUT_MS = 5_000;
+/** The close code this page gives a socket it gave up on for its silence. */
+const CLOSE_SILENT = 4000;
+/** Before any hello told the relay's interval (its default, relay/src/heartbeat.ts). */
+const DEFAULT_HEARTBEAT_MS = 15_000;
+/** A connection attempt that is neither open nor refused by then is given up, and tried again. */
+const OPEN_TIMEOUT_MS = 15_000;
 /** After these, pi's session has new entries: move the entry cursor on. */
 const ADDS_ENTRIES = new Set(["agent_settled", "compaction_end"]);
 
@@ -182,6 +197,9 @@ export class RelayConnection {
   #retryDelay = RECONNECT_MIN_MS;
   #opened = false;
   #stopped = false;
+  /** When the current socket was made, and when anything last arrived on it. */
+  #socketSince = 0;
+  #lastHeardAt = 0;
   /** Not yet applied, oldest first from #queueHead. */
   #queue: Queued[] = [];
   #queueHead = 0;
@@ -231,9 +249,14 @@ export class RelayConnection {
     if (this.readOnly) return;
     this.#stopped = false;
     // Commands pi has not answered for a while are shown as overdue.
-    this.#pendingTimer ??= setInterval(() => expirePending(this.session, Date.now(), PENDING_TIMEOUT_MS), 1000);
+    this.#pendingTimer ??= setInterval(() => {
+      const now = Date.now();
+      expirePending(this.session, now, PENDING_TIMEOUT_MS);
+      this.#checkAlive(now);
+    }, 1000);
     this.#clearRetry();
     this.#opened = false;
+    this.#socketSince = this.#lastHeardAt = Date.now();
     let ws: WebSocket;
     try {
       ws = new WebSocket(this.#url);
@@ -246,11 +269,13 @@ export class RelayConnection {
     this.#ws = ws;
     ws.onopen = () => {
       this.#opened = true;
+      this.#lastHeardAt = Date.now();
     };
     ws.onmessage = (event: MessageEvent) => {
       if (this.#ws !== ws) return;
-      if (typeof event.data === "string") this.#enqueue({ kind: "text", text: event.data, at: Date.now() });
-      else if (event.data instanceof ArrayBuffer) this.#enqueue({ kind: "bytes", bytes: new Uint8Array(event.data), at: Date.now() });
+      const at = (this.#lastHeardAt = Date.now());
+      if (typeof event.data === "string") this.#enqueue({ kind: "text", text: event.data, at });
+      else if (event.data instanceof ArrayBuffer) this.#enqueue({ kind: "bytes", bytes: new Uint8Array(event.data), at });
     };
     ws.onclose = (event: CloseEvent) => {
       if (this.#ws !== ws) return;
@@ -290,6 +315,26 @@ export class RelayConnection {
     this.#clearRetry();
     this.#ws?.close(1000);
     this.#ws = null;
+  }
+
+  /**
+   * Gives up on a socket that has said nothing for too long (see
+   * SILENT_HEARTBEATS), or that never opened: it is closed and dropped, and
+   * what follows is what follows any close (calls still waiting are failed,
+   * "Reconnecting", a new connection that catches up from the relay's
+   * replay). Checked every second; a timer of a tab in the background runs
+   * late, which only makes this later.
+   */
+  #checkAlive(now: number): void {
+    const ws = this.#ws;
+    if (ws === null) return;
+    const heartbeatMs = this.hello !== null && this.hello.heartbeatMs > 0 ? this.hello.heartbeatMs : DEFAULT_HEARTBEAT_MS;
+    const silentFor = now - this.#lastHeardAt;
+    const dead = this.#opened ? silentFor > SILENT_HEARTBEATS * heartbeatMs : now - this.#socketSince > OPEN_TIMEOUT_MS;
+    if (!dead) return;
+    this.#ws = null;
+    ws.close(CLOSE_SILENT, "no word from the relay");
+    this.#enqueue({ kind: "closed", code: CLOSE_SILENT, opened: this.#opened });
   }
 
   /** Try again now (the "Retry" button, or after fixing the cookie). */
@@ -1098,7 +1143,8 @@ export class RelayConnection {
    */
   async #probeUnauthorized(): Promise<boolean> {
     try {
-      const response = await fetch(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+      // Bounded: a relay that stopped answering would hold the reconnecting up.
+      const response = await fetch(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
       return response.status === 401 || response.status === 403;
     } catch {
       return false;
