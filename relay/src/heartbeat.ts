@@ -7,9 +7,9 @@
 // So every `intervalMs` each browser is pinged (a WebSocket ping, answered by
 // the browser itself, not by the page), and one that has not answered by the
 // next one is cut off: it is gone from the people here within two intervals.
-// Only a browser with nothing queued for it is judged so: one that does not
-// take what it is sent is the hub's to handle (browser-hub.ts), which lets a
-// slow reader catch up instead of cutting it off.
+// A browser with bytes queued for it must also have taken none of them for
+// an interval: its ping waits behind them, and a slow reader that makes
+// progress is the hub's to pace (browser-hub.ts), not a vanished one.
 //
 // The other way round, a page cannot see pings, and its socket to a relay
 // that vanished stays open just as long, showing "Connected". So the relay
@@ -61,7 +61,7 @@ export class Heartbeat {
       if (!client.open) continue;
       // A paused socket is not read (pi's stdin is full, see pi-bridge.ts):
       // its pong may be waiting unread, so it cannot be judged now.
-      const judged = !client.socket.isPaused && client.inFlight === 0;
+      const judged = !client.socket.isPaused && (client.inFlight === 0 || now - client.lastProgressAt >= this.intervalMs);
       if (judged && !watched.answered) {
         client.socket.terminate();
         continue;
