@@ -106,7 +106,8 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     open: values.open ?? false,
     pi: values.pi ? resolve(baseDir, values.pi) : null,
     replayBytes: parseInteger(values["replay-bytes"] ?? String(8 * 1024 * 1024), "--replay-bytes", 64 * 1024, 1024 ** 3),
-    heartbeatMs: parseSeconds(values.heartbeat ?? String(HEARTBEAT_MS / 1000), "--heartbeat", 0.1, 3600) * 1000,
+    // Whole milliseconds: 1.005 s is 1005, not 1004.9999999999999.
+    heartbeatMs: Math.round(parseSeconds(values.heartbeat ?? String(HEARTBEAT_MS / 1000), "--heartbeat", 0.1, 3600) * 1000),
     piArgs,
     help: values.help ?? false,
     version: values.version ?? false,

@@ -42,6 +42,7 @@ describe("parseCliOptions", () => {
     expect(parseCliOptions([], "/").heartbeatMs).toBe(15_000);
     expect(parseCliOptions(["--heartbeat", "0.5"], "/").heartbeatMs).toBe(500);
     expect(parseCliOptions(["--heartbeat", "60"], "/").heartbeatMs).toBe(60_000);
+    expect(parseCliOptions(["--heartbeat", "1.005"], "/").heartbeatMs).toBe(1005);
   });
 
   it("resumes the most recent session unless told otherwise", () => {
