@@ -24,13 +24,25 @@ async function sendPrompt(page: Page, text: string) {
   await prompt.press("Enter");
 }
 
-/** Replace the composer's text: Monaco would auto-close brackets typed one by one, so the text is inserted whole. */
+/**
+ * Replace the composer's text: Monaco would auto-close brackets typed one by
+ * one, so the text is inserted whole. Monaco first: until it loads the
+ * composer is a plain textarea, and keys pressed as one replaces the other
+ * are lost (on a loaded CI machine the load took long enough to hit that).
+ * Then the text is checked, and written again if it did not land.
+ */
 async function writeCommand(page: Page, json: string) {
+  await expect(composer(page).locator(".monaco-editor")).toBeVisible();
   const editor = composer(page).getByRole("textbox", { name: /^Command JSON/ });
-  await editor.focus(); // Monaco's view lines lie over its input element
-  await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(json);
+  const shown = composer(page).locator(".monaco-editor .view-lines");
+  const squeezed = (text: string) => text.replace(/\s+/g, "");
+  await expect(async () => {
+    await editor.focus(); // Monaco's view lines lie over its input element
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.press("Delete");
+    await page.keyboard.insertText(json);
+    expect(squeezed(await shown.innerText())).toBe(squeezed(json));
+  }).toPass({ timeout: 15_000 });
 }
 
 test("the timeline shows the run as nested bars in lanes, live, and zooms", async ({ page, pier }) => {
