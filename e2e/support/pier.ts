@@ -18,6 +18,8 @@ export function extension(name: string): string {
 export type PierOptions = { scenarioName: string; piVersion: string; piArgs: string[] };
 
 type PierFixtures = {
+  /** Closes every browser context a test opened itself (a second browser), see below. */
+  closeExtraContexts: void;
   scenarioName: string;
   /** Which installed pi runs (the Playwright project sets it; default: the pinned pi). */
   piVersion: string;
@@ -27,6 +29,17 @@ type PierFixtures = {
 };
 
 export const test = base.extend<PierFixtures>({
+  // A context a test opens with browser.newContext() (a viewer, a second
+  // driver) is not closed by Playwright: its page went on reconnecting to a
+  // pier long gone, using CPU in every test after it. Set up first, so torn
+  // down last, after the test's own context and its failure screenshot.
+  closeExtraContexts: [
+    async ({ browser }, use) => {
+      await use();
+      await Promise.all(browser.contexts().map((context) => context.close()));
+    },
+    { auto: true },
+  ],
   scenarioName: ["hello", { option: true }],
   piVersion: [PINNED_PI_VERSION, { option: true }],
   piArgs: [[], { option: true }],
