@@ -37,10 +37,14 @@ function report(engine: string, t: ReducerTimings): void {
   console.log(`  decode + reduce + log:              ${t.fullMs.toFixed(1).padStart(7)} ms  ${rate(t.fullMs)}`);
   console.log(`  decode + reduce (no log):           ${t.noLogMs.toFixed(1).padStart(7)} ms  ${rate(t.noLogMs)}`);
   console.log(`  decode only (JsonlDecoder):         ${t.decodeMs.toFixed(1).padStart(7)} ms  ${rate(t.decodeMs)}`);
+  console.log(`  UTF-8 decoding alone (TextDecoder): ${t.utf8Ms.toFixed(1).padStart(7)} ms  ${rate(t.utf8Ms)}`);
   console.log(`  throughput ratio, decode + reduce + log ÷ JSON.parse: ${(t.parseMs / t.fullMs).toFixed(2)} (higher is better)`);
   console.log(`  throughput ratio, decode + reduce ÷ JSON.parse:       ${(t.parseMs / t.noLogMs).toFixed(2)}`);
   console.log(
     `  throughput ratio, decode only ÷ JSON.parse:           ${(t.parseMs / t.decodeMs).toFixed(2)} (UTF-8 decoding and framing, which pre-split strings skip)`,
+  );
+  console.log(
+    `  ceiling for any decoder of the bytes: JSON.parse ÷ (JSON.parse + UTF-8 decoding alone) = ${(t.parseMs / (t.parseMs + t.utf8Ms)).toFixed(2)}`,
   );
 }
 
