@@ -178,7 +178,14 @@ test("the session's name shows in the header and the tab title and is edited in 
   try {
     await page.goto(pier.url);
     await other.goto(await pier.freshUrl());
-    await page.getByRole("button", { name: "Unnamed session: name it" }).click();
+    await expect(page.getByRole("button", { name: "Unnamed session: name it" })).toHaveText("Unnamed session");
+    // Unnamed, it goes by its first prompt (as in the saved sessions list), in every browser.
+    await send(page, "tidy   the\n greeter ");
+    for (const p of [page, other]) {
+      await expect(p.getByRole("button", { name: "Unnamed session, first prompt “tidy the greeter”: name it" })).toHaveText("tidy the greeter");
+    }
+    await page.getByRole("button", { name: /^Unnamed session, first prompt/ }).click();
+    await expect(page.getByRole("textbox", { name: "Session name" })).toHaveValue("");
     const input = page.getByRole("textbox", { name: "Session name" });
     await input.fill("Greeter refactor");
     await input.press("Enter");

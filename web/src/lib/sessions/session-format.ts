@@ -1,11 +1,32 @@
 // Words for a saved session in the list: its title, when, how long, what it cost.
 import type { SessionListItem } from "@pier/protocol";
+import type { ConversationMessage } from "../pi-types.ts";
 
 type Readable = Extract<SessionListItem, { readable: true }>;
 
 /** The session's name, else its first prompt, else a placeholder. */
 export function sessionTitle(item: Readable): string {
   return item.name ?? item.firstPrompt ?? "Empty session";
+}
+
+/** How much of a first prompt stands for an unnamed session in the header. */
+const PROMPT_TITLE_CHARS = 80;
+
+/**
+ * What an unnamed session goes by in the header, as in the saved sessions
+ * list: its first user message with any text, whitespace collapsed, cut to
+ * a header's length. Stops at the first user message: while an answer
+ * streams, nothing after it is read.
+ */
+export function firstPromptOf(messages: readonly ConversationMessage[]): string | null {
+  for (const message of messages) {
+    if (message.role !== "user") continue;
+    const text = typeof message.content === "string" ? message.content : message.content.map((b) => (b.type === "text" ? b.text : "")).join(" ");
+    const collapsed = text.slice(0, 4 * PROMPT_TITLE_CHARS).replace(/\s+/g, " ").trim();
+    if (collapsed === "") continue;
+    return collapsed.length > PROMPT_TITLE_CHARS ? `${collapsed.slice(0, PROMPT_TITLE_CHARS - 1).trimEnd()}…` : collapsed;
+  }
+  return null;
 }
 
 /** "just now", "5 min ago", "3 h ago", "yesterday", "12 Mar", "12 Mar 2024". */
