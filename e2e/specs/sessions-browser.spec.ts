@@ -183,6 +183,7 @@ test("the session's name shows in the header and the tab title and is edited in 
     await send(page, "tidy   the\n greeter ");
     for (const p of [page, other]) {
       await expect(p.getByRole("button", { name: "Unnamed session, first prompt “tidy the greeter”: name it" })).toHaveText("tidy the greeter");
+      await expect(p).toHaveTitle(/^tidy the greeter · /);
     }
     await page.getByRole("button", { name: /^Unnamed session, first prompt/ }).click();
     await expect(page.getByRole("textbox", { name: "Session name" })).toHaveValue("");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationMessage } from "../src/lib/pi-types.ts";
-import { firstPromptOf } from "../src/lib/sessions/session-format.ts";
+import { firstPromptOf, sessionFirstPrompt } from "../src/lib/sessions/session-format.ts";
 
 const user = (content: unknown) => ({ role: "user", content, timestamp: 1 }) as ConversationMessage;
 const assistant = (text: string) =>
@@ -29,5 +29,11 @@ describe("firstPromptOf: what an unnamed session goes by in the header", () => {
   it("is null without a user message with text", () => {
     expect(firstPromptOf([])).toBeNull();
     expect(firstPromptOf([assistant("hello"), user("")])).toBeNull();
+  });
+
+  it("looks first at the messages a compaction took out of the context", () => {
+    const session = { messages: [user("after the compaction")] };
+    expect(sessionFirstPrompt({ compactedHistory: [user("the very first")], session })).toBe("the very first");
+    expect(sessionFirstPrompt({ compactedHistory: [], session })).toBe("after the compaction");
   });
 });

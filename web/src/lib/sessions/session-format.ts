@@ -29,6 +29,11 @@ export function firstPromptOf(messages: readonly ConversationMessage[]): string 
   return null;
 }
 
+/** An unnamed session's first prompt, looking first at the messages a compaction took out of the context. */
+export function sessionFirstPrompt(conn: { compactedHistory: readonly ConversationMessage[]; session: { messages: readonly ConversationMessage[] } }): string | null {
+  return firstPromptOf(conn.compactedHistory) ?? firstPromptOf(conn.session.messages);
+}
+
 /** "just now", "5 min ago", "3 h ago", "yesterday", "12 Mar", "12 Mar 2024". */
 export function relativeTime(ms: number, now = Date.now()): string {
   const seconds = Math.round((now - ms) / 1000);
