@@ -93,13 +93,24 @@ test("the header lists who is here with their roles; names are remembered and sh
   await expect(viewer.locator("img[src='x']")).toHaveCount(0);
   await closePopover(viewer);
 
-  // A reload is a new connection: the remembered name is told again, and not asked for.
+  // A reload is a new connection: the remembered name is told again, and not asked for; the colour stays.
+  const viewerColour = async () => {
+    const list = await openPeople(driver, 2);
+    const row = list.getByRole("listitem").filter({ hasText: MARKUP_NAME });
+    await expect(row).toHaveCount(1);
+    const colour = await row.locator(".dot").evaluate((dot) => getComputedStyle(dot).getPropertyValue("--person"));
+    await closePopover(driver);
+    return colour;
+  };
+  const colourBefore = await viewerColour();
   await viewer.reload();
   await expect(connected(viewer)).toBeVisible();
   await expect(viewer.getByRole("region", { name: "Introduce yourself" })).toBeHidden();
   const again = await openPeople(driver, 2);
   await expect(again.getByRole("listitem")).toContainText([person("Ada", "driver", true), person(MARKUP_NAME, "viewer")]);
   await closePopover(driver);
+  expect(colourBefore).toMatch(/^#[0-9a-f]{6}$/);
+  expect(await viewerColour()).toBe(colourBefore);
 
   // Renaming from the people list.
   await openPeople(viewer, 2);

@@ -9,18 +9,36 @@ const COLOURS = ["#c2410c", "#1971c2", "#237a35", "#ae3ec9", "#b35c00", "#0b7285
 
 type Member = Person & { grant: Grant };
 
+/** How a browser looks to others until it names itself: kept per grant, so a reconnect looks the same. */
+type Seat = { colour: string; defaultName: string };
+/** Seats remembered for browsers that left (a class with a viewer link); the oldest are forgotten first. */
+const MAX_SEATS = 1000;
+
 export class People {
   readonly #members = new Map<string, Member>();
+  /** grant id → its seat. A browser that reconnects (a network blip, a reload) or opens another tab keeps its colour and default name. */
+  readonly #seats = new Map<string, Seat>();
   #joined = 0;
   #viewers = 0;
 
   /** A new connection; its name until it says otherwise is its role ("Driver", "Viewer 3"). */
   join(clientId: string, grant: Grant): Person {
-    const colour = COLOURS[this.#joined++ % COLOURS.length]!;
-    const name = grant.role === "driver" ? "Driver" : `Viewer ${++this.#viewers}`;
-    const member: Member = { clientId, name, role: grant.role, colour, grant };
+    const { colour, defaultName } = this.#seatOf(grant);
+    const member: Member = { clientId, name: defaultName, role: grant.role, colour, grant };
     this.#members.set(clientId, member);
     return personOf(member);
+  }
+
+  #seatOf(grant: Grant): Seat {
+    const known = this.#seats.get(grant.id);
+    if (known !== undefined) return known;
+    const seat = {
+      colour: COLOURS[this.#joined++ % COLOURS.length]!,
+      defaultName: grant.role === "driver" ? "Driver" : `Viewer ${++this.#viewers}`,
+    };
+    this.#seats.set(grant.id, seat);
+    if (this.#seats.size > MAX_SEATS) this.#seats.delete(this.#seats.keys().next().value!);
+    return seat;
   }
 
   leave(clientId: string): void {

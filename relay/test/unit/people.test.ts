@@ -20,6 +20,28 @@ describe("People", () => {
     expect(people.get("c2")).toBeUndefined();
   });
 
+  it("gives a browser that comes back (same grant) its colour and default name again, and a new browser the next ones", () => {
+    const people = new People();
+    const first = people.join("c1", viewer("g2"));
+    people.join("c2", viewer("g3"));
+    people.leave("c1");
+    const again = people.join("c4", viewer("g2"));
+    expect([again.name, again.colour]).toEqual([first.name, first.colour]);
+    const newcomer = people.join("c5", viewer("g4"));
+    expect(newcomer.name).toBe("Viewer 3");
+    expect(people.list().map((p) => p.colour)).toHaveLength(3);
+    expect(new Set(people.list().map((p) => p.colour)).size).toBe(3);
+  });
+
+  it("forgets the oldest seats past a thousand browsers", () => {
+    const people = new People();
+    const first = people.join("c0", viewer("g0"));
+    people.leave("c0");
+    for (let i = 1; i <= 1000; i++) people.leave(people.join(`c${i}`, viewer(`g${i}`)).clientId);
+    expect(people.join("back", viewer("g0")).name).not.toBe(first.name);
+    expect(people.join("recent", viewer("g1000")).name).toBe("Viewer 1001");
+  });
+
   it("takes a new name, cleaned, and keeps the old one when nothing usable is given", () => {
     const people = new People();
     people.join("c1", driver);
