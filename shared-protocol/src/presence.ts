@@ -11,7 +11,7 @@ export type Person = {
   /** What they call themselves (plain text: render it as text, never as markup). */
   name: string;
   role: Role;
-  /** A CSS colour the relay picked, stable for the connection. */
+  /** A CSS colour the relay picked, the same for a browser across its reconnects and tabs. */
   colour: string;
 };
 
