@@ -46,6 +46,15 @@ test.describe("on a phone", () => {
     const lastStart = await starts(page).getByRole("button").last().boundingBox();
     const promptBox = await prompt(page).boundingBox();
     expect(lastStart!.y + lastStart!.height).toBeLessThan(promptBox!.y);
+    // The model and the usage meter make the header's second row: the line above it runs unbroken to the edge.
+    const row = await page.locator("header").evaluate((header) => {
+      const model = header.querySelector(".model")!.getBoundingClientRect();
+      const usage = header.querySelector(".usage-slot")!.getBoundingClientRect();
+      return { gap: usage.left - model.right, sameRow: Math.abs(usage.top - model.top) < 1, usageRight: usage.right };
+    });
+    expect(row.sameRow).toBe(true);
+    expect(row.gap).toBeLessThanOrEqual(0.5);
+    expect(row.usageRight).toBeCloseTo(390, 0);
   });
 });
 
