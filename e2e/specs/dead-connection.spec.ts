@@ -4,9 +4,12 @@
 // "Connected" on a socket nobody answers: it hears nothing for three of the
 // relay's heartbeats (here --heartbeat 0.5), says the connection is lost,
 // and once the relay answers again it reconnects, catches up, and sends
-// what was written meanwhile.
+// what was written meanwhile. And a connection attempt that never opens (the
+// network lets TCP through, then nothing) is given up and tried again, as is
+// the check of the cookie that follows it.
 import { startPier } from "../../relay/test/support/pier-process.ts";
 import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
+import { startHoldProxy } from "../support/hold-proxy.ts";
 import { expect, scenario, test } from "../support/pier.ts";
 
 test("a relay that stops answering is noticed in seconds, and the page reconnects when it is back", async ({ page, piVersion }) => {
@@ -45,6 +48,43 @@ test("a relay that stops answering is noticed in seconds, and the page reconnect
     await expect(conversation.getByRole("article", { name: "pi" }).last()).toContainText("Another answer from the scripted model.");
   } finally {
     pier.signal("SIGCONT");
+    await pier.stop();
+  }
+});
+
+test("a connection attempt that hangs is given up after 15 s, the cookie check after it after 5 s, and the page gets through", async ({ page, piVersion }) => {
+  test.slow();
+  const pier = await startPier(["--demo", "--demo-scenario", scenario("hello"), ...piArgsForVersion(piVersion)]);
+  const proxy = await startHoldProxy(pier.port);
+  try {
+    const url = new URL(pier.url);
+    url.port = String(proxy.port);
+    await page.goto(url.href);
+    const connection = page.getByRole("status", { name: /^Connection: / });
+    await expect(connection).toHaveAccessibleName("Connection: Connected");
+
+    // The network changes: the open connections are reset, and new ones go nowhere.
+    proxy.hold();
+    proxy.cutAll();
+    await expect(connection).not.toHaveAccessibleName("Connection: Connected");
+    // The page's next attempt hangs, unanswered; 15 s later it gives up on it
+    // and asks (over HTTP, held too) whether its cookie still works.
+    const heldAt = (pattern: RegExp) => proxy.held.find((c) => pattern.test(c.request))?.at;
+    await expect.poll(() => heldAt(/^GET \/ws\b/), { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => heldAt(/^HEAD \//), { timeout: 25_000 }).toBeDefined();
+    const gaveUpAfter = heldAt(/^HEAD \//)! - heldAt(/^GET \/ws\b/)!;
+    expect(gaveUpAfter).toBeGreaterThan(14_000);
+    expect(gaveUpAfter).toBeLessThan(18_000);
+
+    // The network is back; the held check gives up after 5 s and the next attempt gets through.
+    proxy.pass();
+    await expect(connection).toHaveAccessibleName("Connection: Connected", { timeout: 15_000 });
+    const prompt = page.getByRole("textbox", { name: "Prompt" });
+    await prompt.fill("Hello");
+    await prompt.press("Enter");
+    await expect(page.getByRole("log", { name: "Conversation" }).getByRole("article", { name: "pi" }).last()).toContainText("Hello from the scripted model!");
+  } finally {
+    await proxy.close();
     await pier.stop();
   }
 });
