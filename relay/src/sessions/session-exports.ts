@@ -4,8 +4,8 @@
 // (mode 0700, removed when pier stops), serves each export once as a
 // download, and removes it right after (or after EXPORT_TTL_MS if nobody
 // fetches it).
-import { createReadStream } from "node:fs";
-import { mkdtemp, readdir, rm, stat, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdtemp, open, readdir, rm, stat, unlink, type FileHandle } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -38,18 +38,19 @@ export class SessionExports {
     return `export_html may only write into Pier's export folder (${this.dir}/<name>.html, name of letters, digits, - and _); use Export in the Sessions panel, or leave outputPath out to let pi pick its default`;
   }
 
-  /** GET /api/sessions/export/<name>.html: the export as a download, then gone. */
+  /**
+   * GET /api/sessions/export/<name>.html: the export as a download, then gone.
+   * Once means once: the file is opened and then unlinked before anything is
+   * sent, and only the request whose unlink removed it serves it (from the
+   * open descriptor). A second request at the same moment gets a 404, not a
+   * second copy or a connection cut mid-way by the first one's cleanup.
+   */
   async serve(response: ServerResponse, name: string, downloadName: string | null): Promise<void> {
     if (!EXPORT_NAME.test(name)) return sendApiError(response, 400, "bad_path", "That is not the name of an export.");
     const path = join(this.dir, name);
-    let size: number;
-    try {
-      const info = await stat(path);
-      if (!info.isFile()) throw new Error("not a file");
-      size = info.size;
-    } catch {
-      return sendApiError(response, 404, "not_found", "No such export: it was downloaded already or has expired. Export again.");
-    }
+    const file = await this.#claim(path);
+    if (file === null) return sendApiError(response, 404, "not_found", "No such export: it was downloaded already or has expired. Export again.");
+    const { handle, size } = file;
     response.writeHead(200, {
       ...SECURITY_HEADERS,
       // The export is pi's own self-contained page: offer it as a file, never render it here.
@@ -58,16 +59,35 @@ export class SessionExports {
       "Content-Length": String(size),
       "Cache-Control": "no-store",
     });
-    const remove = () => void unlink(path).catch(() => {});
     if (size === 0) {
       response.end();
-      return remove();
+      return void handle.close().catch(() => {});
     }
     // Exactly the bytes announced, even if something still wrote to the file.
-    const stream = createReadStream(path, { start: 0, end: size - 1 });
+    const stream = handle.createReadStream({ start: 0, end: size - 1 });
     stream.on("error", () => response.destroy());
-    stream.on("close", remove);
+    // A browser that goes away mid-download: the descriptor is closed, not left open.
+    response.on("close", () => stream.destroy());
     stream.pipe(response);
+  }
+
+  /** Opens the export and removes its name; null when it is not there (or another request took it first). */
+  async #claim(path: string): Promise<{ handle: FileHandle; size: number } | null> {
+    let handle: FileHandle;
+    try {
+      handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch {
+      return null;
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new Error("not a file");
+      await unlink(path);
+      return { handle, size: info.size };
+    } catch {
+      await handle.close().catch(() => {});
+      return null;
+    }
   }
 
   async close(): Promise<void> {
