@@ -8,6 +8,7 @@
 //   GET /api/replay          {"name": "<file name>", "size": <bytes>}
 //   GET /api/replay/capture  the capture, as it is on disk
 import { createReadStream } from "node:fs";
+import { pipeline } from "node:stream";
 import { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { AccessLinks } from "./access-links.ts";
@@ -66,11 +67,9 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     });
     if (headOnly) return void response.end();
     const stream = createReadStream(options.file);
-    stream.on("error", (error) => {
-      options.log(`cannot read ${options.file}: ${error.message}`);
-      response.destroy();
-    });
-    stream.pipe(response);
+    stream.on("error", (error) => options.log(`cannot read ${options.file}: ${error.message}`));
+    // pipeline: the file is closed when the browser goes away mid-download (see static-files.ts).
+    pipeline(stream, response, () => {});
   }
 
   // A replay has no relay socket: say so to anything that tries.

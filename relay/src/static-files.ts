@@ -1,6 +1,7 @@
 // Serves the built SPA (web/dist). Only files inside that folder, with strict
 // security headers; hashed assets are cached, index.html never is.
 import { createReadStream } from "node:fs";
+import { pipeline } from "node:stream";
 import { stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
@@ -96,7 +97,8 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
     ...(compressed && encoding ? { "Content-Encoding": encoding } : {}),
   });
   if (headOnly) return void response.end();
-  createReadStream(body.path).on("error", () => response.destroy()).pipe(response);
+  // pipeline, not pipe: a browser that goes away mid-file gets the file closed (pipe left it open), and a read error cuts the response.
+  pipeline(createReadStream(body.path), response, () => {});
 }
 
 async function fileIfExists(path: string): Promise<{ path: string; size: number } | null> {

@@ -5,6 +5,7 @@
 // download, and removes it right after (or after EXPORT_TTL_MS if nobody
 // fetches it).
 import { constants } from "node:fs";
+import { pipeline } from "node:stream";
 import { mkdtemp, open, readdir, rm, stat, unlink, type FileHandle } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
@@ -64,11 +65,8 @@ export class SessionExports {
       return void handle.close().catch(() => {});
     }
     // Exactly the bytes announced, even if something still wrote to the file.
-    const stream = handle.createReadStream({ start: 0, end: size - 1 });
-    stream.on("error", () => response.destroy());
-    // A browser that goes away mid-download: the descriptor is closed, not left open.
-    response.on("close", () => stream.destroy());
-    stream.pipe(response);
+    // pipeline: the descriptor is closed when the browser goes away mid-download (see static-files.ts).
+    pipeline(handle.createReadStream({ start: 0, end: size - 1 }), response, () => {});
   }
 
   /** Opens the export and removes its name; null when it is not there (or another request took it first). */

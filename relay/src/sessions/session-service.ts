@@ -3,6 +3,7 @@
 // commands that name a file (switch_session, export_html), downloads, and
 // which session a restarted pi reopens.
 import { createReadStream } from "node:fs";
+import { pipeline } from "node:stream";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { basename, isAbsolute, resolve } from "node:path";
@@ -137,9 +138,8 @@ export class SessionService {
     });
     if (size === 0) return void response.end();
     // pi may append while we read: send exactly the bytes the size announced.
-    const stream = createReadStream(check.path, { start: 0, end: size - 1 });
-    stream.on("error", () => response.destroy());
-    stream.pipe(response);
+    // pipeline: the file is closed when the browser goes away mid-download (see static-files.ts).
+    pipeline(createReadStream(check.path, { start: 0, end: size - 1 }), response, () => {});
   }
 
   #checkSessionFile(path: string): Check {
