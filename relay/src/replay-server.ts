@@ -8,9 +8,8 @@
 //   GET /api/replay          {"name": "<file name>", "size": <bytes>}
 //   GET /api/replay/capture  the capture, as it is on disk
 import { createReadStream } from "node:fs";
-import { pipeline } from "node:stream";
 import { type IncomingMessage, type ServerResponse } from "node:http";
-import type { Duplex } from "node:stream";
+import { pipeline, type Duplex } from "node:stream";
 import { AccessLinks } from "./access-links.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
 import { listen } from "./listen.ts";
