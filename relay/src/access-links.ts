@@ -20,6 +20,8 @@ export type Grant = {
   role: Role;
   /** The link it was redeemed from. */
   linkId: string;
+  /** The digest of its cookie value (its key among the grants). */
+  digest: string;
 };
 
 export type RedeemFailure = "used" | "expired" | "revoked" | "unknown";
@@ -82,8 +84,8 @@ export class AccessLinks {
     if (this.#now() > record.expiresAt) return { ok: false, reason: "expired" };
     record.uses++;
     const cookieValue = secret();
-    const grant: Grant = { id: `grant-${++this.#seq}`, role: record.role, linkId: record.id };
-    this.#grants.set(digest(cookieValue), grant);
+    const grant: Grant = { id: `grant-${++this.#seq}`, role: record.role, linkId: record.id, digest: digest(cookieValue) };
+    this.#grants.set(grant.digest, grant);
     return { ok: true, cookieValue, grant };
   }
 
@@ -93,6 +95,11 @@ export class AccessLinks {
     const grant = this.#grants.get(digest(cookieValue));
     if (grant === undefined) return null;
     return this.#byId.get(grant.linkId)?.revoked === true ? null : grant;
+  }
+
+  /** Whether a grant still lets its browser in: checked again on every WebSocket frame, so a revoke stops a connected browser at once. */
+  isLive(grant: Grant): boolean {
+    return this.#grants.has(grant.digest) && this.#byId.get(grant.linkId)?.revoked !== true;
   }
 
   /** Revoke a link: its secret and every session it opened stop working. False when there is no such link. */

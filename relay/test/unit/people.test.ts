@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Grant } from "../../src/access-links.ts";
 import { cleanName, People } from "../../src/people.ts";
 
-const driver: Grant = { id: "g1", role: "driver", linkId: "link-1" };
-const viewer = (id: string): Grant => ({ id, role: "viewer", linkId: "link-2" });
+const driver: Grant = { id: "g1", role: "driver", linkId: "link-1", digest: "d1" };
+const viewer = (id: string): Grant => ({ id, role: "viewer", linkId: "link-2", digest: `d-${id}` });
 
 describe("People", () => {
   it("names newcomers by role, gives each a colour, and lists them", () => {
