@@ -76,17 +76,29 @@ export class AccessLinks {
 
   /** Spend (or use) a link secret: a cookie value for this browser, or why not. */
   redeem(token: string | null | undefined): Redemption {
-    if (typeof token !== "string" || token.length === 0 || token.length > 256) return { ok: false, reason: "unknown" };
-    const record = this.#links.get(digest(token));
-    if (record === undefined) return { ok: false, reason: "unknown" };
-    if (record.revoked) return { ok: false, reason: "revoked" };
-    if (record.maxUses !== null && record.uses >= record.maxUses) return { ok: false, reason: "used" };
-    if (this.#now() > record.expiresAt) return { ok: false, reason: "expired" };
+    const record = this.#usable(token);
+    if (typeof record === "string") return { ok: false, reason: record };
     record.uses++;
     const cookieValue = secret();
     const grant: Grant = { id: `grant-${++this.#seq}`, role: record.role, linkId: record.id, digest: digest(cookieValue) };
     this.#grants.set(grant.digest, grant);
     return { ok: true, cookieValue, grant };
+  }
+
+  /** Why `redeem` would refuse this secret now, or null when it would let a browser in. Spends nothing (the door asks before sending a link on to pier's own host name). */
+  check(token: string | null | undefined): RedeemFailure | null {
+    const record = this.#usable(token);
+    return typeof record === "string" ? record : null;
+  }
+
+  #usable(token: string | null | undefined): LinkRecord | RedeemFailure {
+    if (typeof token !== "string" || token.length === 0 || token.length > 256) return "unknown";
+    const record = this.#links.get(digest(token));
+    if (record === undefined) return "unknown";
+    if (record.revoked) return "revoked";
+    if (record.maxUses !== null && record.uses >= record.maxUses) return "used";
+    if (this.#now() > record.expiresAt) return "expired";
+    return record;
   }
 
   /** The grant a session cookie value carries, or null (unknown, or its link was revoked). */
