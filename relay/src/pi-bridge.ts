@@ -3,7 +3,7 @@
 // frames, and each browser's checked command to pi's stdin, with stdin
 // backpressure pausing every browser socket until pi catches up.
 import type { RawData, WebSocket } from "ws";
-import { MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo } from "@pier/protocol";
+import { CLOSE_REVOKED, MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo } from "@pier/protocol";
 import type { AccessLinks, Grant } from "./access-links.ts";
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
@@ -13,6 +13,7 @@ import type { PiProcess } from "./pi-process.ts";
 import { Room } from "./room.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import { StdoutReplay } from "./stdout-replay.ts";
+import { SecretScrubber } from "./secret-scrubber.ts";
 import { RELAY_VERSION } from "./version.ts";
 
 const RECENT_STDERR_LINES = 200;
@@ -39,6 +40,8 @@ export class PiBridge {
   readonly #replay: StdoutReplay;
   readonly #recentStderr: string[] = [];
   readonly #reclaim = new ChunkReclaim();
+  /** For the launch pi runs with now (a restart may bring other arguments). */
+  #scrubber: { launch: PiProcess["launch"]; scrubber: SecretScrubber } | null = null;
   #stdinBlocked = false;
 
   constructor(options: PiBridgeOptions) {
@@ -59,8 +62,9 @@ export class PiBridge {
       } else if (child.state === "running") {
         this.hub.broadcastAfterStdout({ type: "child_started", child });
       } else {
-        options.log(`pi exited (${child.error ?? `code ${child.code}, signal ${child.signal}`})`);
-        this.hub.broadcastAfterStdout({ type: "child_exited", child });
+        const scrubbed = this.#scrubStatus(child);
+        options.log(`pi exited (${scrubbed.state === "exited" && scrubbed.error !== undefined ? scrubbed.error : `code ${child.code}, signal ${child.signal}`})`);
+        this.hub.broadcastAfterStdout({ type: "child_exited", child: scrubbed });
         this.#unblockStdin();
       }
     });
@@ -69,7 +73,9 @@ export class PiBridge {
       this.#reclaim.noteChunk(chunk.length);
       this.hub.writeStdout(chunk);
     });
-    pi.on("stderrLine", (line) => {
+    pi.on("stderrLine", (raw) => {
+      // pi may echo a key it was given ("invalid api key: …"): pages, late joiners and pier's log get it redacted.
+      const line = this.#scrub().text(raw);
       this.#recentStderr.push(line);
       if (this.#recentStderr.length > RECENT_STDERR_LINES) this.#recentStderr.shift();
       options.log(`pi: ${line}`);
@@ -91,9 +97,10 @@ export class PiBridge {
         clientId: client.id,
         relayVersion: RELAY_VERSION,
         cwd: launch.cwd,
-        piCommand: [launch.command, ...launch.args],
+        // Never the raw argv: it may hold --api-key, and viewers get this hello too.
+        piCommand: this.#scrub().commandLine([launch.command, ...launch.args]),
         demo: this.#options.demo,
-        child: this.#pi.status,
+        child: this.#scrubStatus(this.#pi.status),
         replay: { bytes: this.#replay.bytes, truncated: this.#replay.truncated },
         recentStderr: [...this.#recentStderr],
         peers: hub.size,
@@ -107,7 +114,7 @@ export class PiBridge {
     this.heartbeat.watch(client);
     room.welcome(client);
     hub.broadcastFrame({ type: "peers", count: hub.size });
-    ws.on("message", (data, isBinary) => this.#onBrowserFrame(client, data, isBinary));
+    ws.on("message", (data, isBinary) => this.#onBrowserFrame(client, grant, data, isBinary));
     ws.on("error", () => ws.terminate());
     ws.on("close", () => {
       this.heartbeat.forget(client);
@@ -117,7 +124,15 @@ export class PiBridge {
     });
   }
 
-  #onBrowserFrame(client: BrowserClient, data: RawData, isBinary: boolean): void {
+  #onBrowserFrame(client: BrowserClient, grant: Grant, data: RawData, isBinary: boolean): void {
+    // A revoked browser is told so with close code 4403, but ws still emits
+    // the frames it had buffered and those that arrive during the closing
+    // handshake: from a socket that is not open, or whose grant is no longer
+    // live, nothing reaches pi or the room, whatever was already queued.
+    if (!client.open || !this.#options.links.isLive(grant)) {
+      if (client.open) client.socket.close(CLOSE_REVOKED, "the link this page was opened with was revoked");
+      return;
+    }
     if (isBinary) {
       return client.sendFrame({ type: "error", code: "binary_frame", message: "send commands as text frames (JSON), not binary" });
     }
@@ -187,6 +202,16 @@ export class PiBridge {
     }
     this.#options.log(`restarting pi at a browser's request${sessionFile ? " on its session" : ""}`);
     pi.restart(plan.launch).catch((error: unknown) => this.#options.log(`restart failed: ${String(error)}`));
+  }
+
+  #scrub(): SecretScrubber {
+    const launch = this.#pi.launch;
+    if (this.#scrubber?.launch !== launch) this.#scrubber = { launch, scrubber: new SecretScrubber(launch.args, launch.env) };
+    return this.#scrubber.scrubber;
+  }
+
+  #scrubStatus(child: PiProcess["status"]): PiProcess["status"] {
+    return child.state === "exited" && child.error !== undefined ? { ...child, error: this.#scrub().text(child.error) } : child;
   }
 
   #unblockStdin(): void {

@@ -5,3 +5,4 @@ export * from "./command-guard.ts";
 export * from "./workspace-api.ts";
 export * from "./sessions-api.ts";
 export * from "./presence.ts";
+export * from "./secrets.ts";
