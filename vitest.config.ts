@@ -1,6 +1,11 @@
 import { defineConfig } from "vitest/config";
 
+// Node clients resolve `*.localhost` (pier's per-launch host names) to
+// loopback, as browsers do: relay/test/support/resolve-localhost.ts.
+const setupFiles = ["relay/test/support/resolve-localhost.ts"];
+
 const contract = {
+  setupFiles,
   include: ["{shared-protocol,relay,web}/test/**/*.contract.test.ts"],
   environment: "node",
   testTimeout: 60_000,
@@ -20,6 +25,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          setupFiles,
           include: ["{shared-protocol,relay,web}/test/**/*.test.ts"],
           exclude: ["**/*.contract.test.ts", "**/node_modules/**"],
           environment: "node",
@@ -41,6 +47,7 @@ export default defineConfig({
             "relay/test/relay/faults.contract.test.ts",
             "relay/test/relay/fresh-links.contract.test.ts",
             "relay/test/relay/heartbeat.contract.test.ts",
+            "relay/test/relay/host-names.contract.test.ts",
             "relay/test/relay/replay.contract.test.ts",
             "relay/test/relay/startup.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",

@@ -9,6 +9,7 @@ import { CliError, isLoopback, parseCliOptions, USAGE, type CliOptions } from ".
 import { startDemoModel, type DemoModel } from "./demo-model.ts";
 import { offerFreshLinks } from "./fresh-links.ts";
 import { probeModel } from "./model-probe.ts";
+import { networkWarning } from "./network-warning.ts";
 import { defaultPiCliPath } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
 import { startRelay, type RunningRelay } from "./relay.ts";
@@ -54,7 +55,7 @@ export async function main(argv: string[]): Promise<void> {
 async function run(options: CliOptions): Promise<void> {
   if (!(await isDirectory(options.cwd))) throw new Error(`--cwd ${options.cwd} is not a folder`);
   if (!isLoopback(options.host)) {
-    log(`WARNING: listening on ${options.host}, not loopback. Anyone who can reach this address and obtains the URL can run shell commands as you through pi.`);
+    for (const line of networkWarning(options.host, options.port, "Anyone who can reach this address and obtains the URL can run shell commands as you through pi.")) log(line);
   }
   if (options.session.kind === "file") {
     const { path } = options.session;
@@ -139,7 +140,7 @@ async function replayMain(argv: string[]): Promise<void> {
     log(check.message);
     process.exit(1);
   }
-  if (!isLoopback(options.host)) log(`WARNING: listening on ${options.host}, not loopback: anyone who can reach it and obtains the URL can read this capture.`);
+  if (!isLoopback(options.host)) for (const line of networkWarning(options.host, options.port, "Anyone who can reach it and obtains the URL can read this capture.")) log(line);
   const server = await startReplayServer({ host: options.host, port: options.port, file: options.file, name: check.name, size: check.size, webRoot: WEB_ROOT, log });
   process.stdout.write(`${server.url}\n`);
   log(`replaying ${check.name} (no pi is started); open the link above (Ctrl+C stops)`);

@@ -3,9 +3,10 @@
 // carry an allowed Host and Origin and a cookie of a link still valid. One
 // place, so the live relay and the replay server cannot drift apart.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { checkAccess, cookieName, isAllowedHost, readCookie, sessionCookieHeader } from "./access-control.ts";
-import { LINK_TTL_MS, type AccessLinks, type Grant, type RedeemFailure } from "./access-links.ts";
+import { checkAccess, grantFromCookies, hostKind, parseHost, sessionCookieHeader } from "./access-control.ts";
+import { LINK_TTL_MS, MAX_GRANTS_PER_LINK, type AccessLinks, type Grant, type RedeemFailure } from "./access-links.ts";
 import { sendStatusPage } from "./http-pages.ts";
+import type { Site } from "./launch-host.ts";
 import { sendText } from "./static-files.ts";
 import { sendApiError } from "./workspace/json-http.ts";
 
@@ -15,31 +16,63 @@ export function header(request: IncomingMessage, name: string): string | undefin
 }
 
 /**
- * Trade a link's secret for a session cookie, then redirect to `location`
- * (so the secret leaves the address bar and the history entry). A browser
+ * Trade the `?token=` of `url` for a session cookie, then redirect to "/"
+ * with `landingQuery` (default: the request's query without the token), so
+ * the secret leaves the address bar and the history entry. A browser
  * already signed in (it reopened its own spent link) just goes in.
+ *
+ * A valid link opened at 127.0.0.1 or localhost on a pier with its own name
+ * is sent on, unspent, to the same link under that name: a cookie set there
+ * would reach every local port. An invalid one is refused as anywhere, so
+ * the name is told only to a link's holder (see launch-host.ts).
  */
-export function redeemLink(request: IncomingMessage, response: ServerResponse, token: string, links: AccessLinks, port: number, location: string): void {
-  if (!isAllowedHost(request.headers.host, port)) {
-    return sendStatusPage(response, 403, "Refused", "This Host is not allowed (use localhost or the IP address pier printed).");
+export function redeemLink(request: IncomingMessage, response: ServerResponse, url: URL, links: AccessLinks, site: Site, landingQuery?: string): void {
+  const token = url.searchParams.get("token");
+  const kind = hostKind(request.headers.host, site);
+  if (kind === "foreign") {
+    return sendStatusPage(response, 403, "Refused", "This Host is not allowed (open the link pier printed, with its host name or IP address).");
+  }
+  const noStore = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+  if (kind === "address") {
+    const refusal = links.check(token);
+    if (refusal !== null) return sendStatusPage(response, refusedLinkStatus(refusal), "This link does not open Pier", refusedLinkText(refusal));
+    // The Host's port, not pier's: through a tunnel it is the tunnel's.
+    const port = parseHost(request.headers.host)!.port;
+    response.writeHead(303, { Location: `http://${site.launchHost}:${port}${landingPath(url.search)}`, ...noStore });
+    return void response.end();
   }
   const redirect = (cookieValue: string | null) => {
     response.writeHead(303, {
-      ...(cookieValue !== null ? { "Set-Cookie": sessionCookieHeader(port, cookieValue) } : {}),
-      Location: location,
-      "Cache-Control": "no-store",
-      "Referrer-Policy": "no-referrer",
+      ...(cookieValue !== null ? { "Set-Cookie": sessionCookieHeader(site.port, cookieValue) } : {}),
+      Location: landingPath(landingQuery ?? queryWithout(url, "token")),
+      ...noStore,
     });
     response.end();
   };
   const redemption = links.redeem(token);
   if (redemption.ok) return redirect(redemption.cookieValue);
-  if (links.grantFor(readCookie(request.headers.cookie, cookieName(port))) !== null) return redirect(null);
-  return sendStatusPage(response, 401, "This link does not open Pier", refusedLinkText(redemption.reason));
+  if (grantFromCookies(request.headers.cookie, site.port, (value) => links.grantFor(value)) !== null) return redirect(null);
+  return sendStatusPage(response, refusedLinkStatus(redemption.reason), "This link does not open Pier", refusedLinkText(redemption.reason));
+}
+
+/**
+ * Always "/" and a query: never built from the request's path, which a raw
+ * request can make `//other-host/…` (`GET /.//other-host/x?token=…`
+ * normalises to that path), a Location every browser reads as another site.
+ */
+export function landingPath(query: string): string {
+  return query === "" || query === "?" ? "/" : `/${query.startsWith("?") ? query : `?${query}`}`;
+}
+
+function queryWithout(url: URL, name: string): string {
+  const kept = new URLSearchParams(url.searchParams);
+  kept.delete(name);
+  const text = kept.toString();
+  return text === "" ? "" : `?${text}`;
 }
 
 /** The request's grant, or null after answering it with the refusal (JSON for /api/, a page otherwise). */
-export function admitHttp(request: IncomingMessage, response: ServerResponse, url: URL, links: AccessLinks, port: number): Grant | null {
+export function admitHttp(request: IncomingMessage, response: ServerResponse, url: URL, links: AccessLinks, site: Site): Grant | null {
   const decision = checkAccess(
     {
       host: request.headers.host,
@@ -48,7 +81,7 @@ export function admitHttp(request: IncomingMessage, response: ServerResponse, ur
       cookie: request.headers.cookie,
       isWebSocket: false,
     },
-    port,
+    site,
     (cookie) => links.grantFor(cookie),
   );
   if (decision.allow) return decision.grant;
@@ -70,7 +103,16 @@ export function refusedLinkText(reason: RedeemFailure): string {
       return `This link was revoked by a driver of this Pier. Ask them for a new one, or ${fresh[0]!.toLowerCase()}${fresh.slice(1)}`;
     case "unknown":
       return `This link's secret is not one this pier issued (pier makes new secrets every time it starts). ${fresh}`;
+    case "crowded":
+      return `This link has been opened too many times (by ${MAX_GRANTS_PER_LINK.toLocaleString("en")} browsers): ask whoever shared it for a new one.`;
+    case "full":
+      return "This Pier has too many sessions open to let another browser in: ask a driver to revoke the links that are no longer needed, or to restart pier.";
   }
+}
+
+/** A link past a cap is not a wrong link: 429 for its own cap, 503 for the relay's; 401 otherwise. */
+export function refusedLinkStatus(reason: RedeemFailure): 401 | 429 | 503 {
+  return reason === "crowded" ? 429 : reason === "full" ? 503 : 401;
 }
 
 /** An HTTP server for `handle`: a request it fails is logged and answered 500 (or cut, once headers went out), never left hanging. */

@@ -9,6 +9,7 @@ import { checkAccess } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
+import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
 import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
@@ -78,6 +79,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   let port = options.port;
+  // pier's own host name for this launch (launch-host.ts): what its links and cookies name.
+  const names = siteNamesFor(options.host);
+  const site: Site = { ...names, get port() { return port; } };
   const workspace = new WorkspaceFiles(options.launch.cwd);
   const git = new GitFacts(workspace.paths);
   // Who made each HTTP change, to say so to everyone ("Ada saved src/app.ts").
@@ -107,12 +111,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://relay.invalid");
-    const token = url.searchParams.get("token");
-    if (token !== null) {
-      url.searchParams.delete("token");
-      return redeemLink(request, response, token, links, port, url.pathname + url.search);
-    }
-    const grant = admitHttp(request, response, url, links, port);
+    if (url.searchParams.has("token")) return redeemLink(request, response, url, links, site);
+    const grant = admitHttp(request, response, url, links, site);
     if (grant === null) return;
     // Viewers look: anything that changes the workspace needs a driver.
     if (grant.role !== "driver" && request.method !== "GET" && request.method !== "HEAD") {
@@ -140,7 +140,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
               cookie: request.headers.cookie,
               isWebSocket: true,
             },
-            port,
+            site,
             (cookie) => links.grantFor(cookie),
           );
     if (!decision.allow) {
@@ -165,7 +165,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   void watcher.start();
   void gitWatcher.refresh();
 
-  const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const urlHost = printedHost(options.host, names.launchHost);
   const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue("driver").token}`;
   return {
     url: freshUrl(),

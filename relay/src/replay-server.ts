@@ -12,6 +12,7 @@ import { type IncomingMessage, type ServerResponse } from "node:http";
 import { pipeline, type Duplex } from "node:stream";
 import { AccessLinks } from "./access-links.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
+import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
 import { SECURITY_HEADERS, sendText, serveStatic } from "./static-files.ts";
 import { sendApiError, sendJson } from "./workspace/json-http.ts";
@@ -40,6 +41,8 @@ export type RunningReplayServer = {
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplayServer> {
   const links = new AccessLinks();
   let port = options.port;
+  const names = siteNamesFor(options.host);
+  const site: Site = { ...names, get port() { return port; } };
 
   const server = serveHttp(handleHttp, options.log);
 
@@ -47,8 +50,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     const url = new URL(request.url ?? "/", "http://relay.invalid");
     const token = url.searchParams.get("token");
     // `?replay` tells the page to play the capture instead of connecting (a live page never waits to ask).
-    if (token !== null) return redeemLink(request, response, token, links, port, `${url.pathname}?replay`);
-    if (admitHttp(request, response, url, links, port) === null) return;
+    if (token !== null) return redeemLink(request, response, url, links, site, "?replay");
+    if (admitHttp(request, response, url, links, site) === null) return;
     request.resume();
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed: a replay changes nothing.");
     if (url.pathname === REPLAY_PROBE_PATH) return sendJson(response, 200, { name: options.name, size: options.size }, { "Cache-Control": "no-store" });
@@ -80,7 +83,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   await listen(server, options.port, options.host);
   const address = server.address();
   port = typeof address === "object" && address ? address.port : options.port;
-  const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const urlHost = printedHost(options.host, names.launchHost);
   const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue("driver").token}`;
   return {
     url: freshUrl(),

@@ -61,7 +61,7 @@ describe("access control", () => {
     it("prints a fresh, different link on demand (Enter on pier's standard input), only on stdout", async () => {
       const [a, b] = [await pier.freshUrl(), await pier.freshUrl()];
       expect(a).not.toBe(b);
-      expect(a).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+      expect(a).toMatch(/^http:\/\/pier-[a-z2-7]{10}\.localhost:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
       expect(pier.stderr.join("\n")).not.toContain(new URL(a).searchParams.get("token")!);
     });
 
@@ -80,9 +80,9 @@ describe("access control", () => {
       const browser = await connectBrowser(pier);
       expect(browser.hello.protocolVersion).toBe(1);
       await browser.close();
-      // localhost is an allowed Host too (with its matching Origin).
+      // localhost and 127.0.0.1 are not pier's name: their cookies would be every local port's (host-names.contract.test.ts).
       const local = await attemptUpgrade(pier, { host: `localhost:${pier.port}`, origin: `http://localhost:${pier.port}` });
-      expect(local.status).toBe("open");
+      expect(local.status).toBe(403);
     });
 
     it("refuses a missing cookie with 401", async () => {
@@ -107,9 +107,10 @@ describe("access control", () => {
       const host = `evil.example:${pier.port}`;
       expect((await attemptUpgrade(pier, { host })).status).toBe(403);
       expect((await attemptUpgrade(pier, { host, origin: `http://${host}` })).status).toBe(403);
-      // Another port on a loopback name is a tunnel's (ssh -L 8080:127.0.0.1:<port>): allowed, with its own Origin.
-      expect((await attemptUpgrade(pier, { host: `127.0.0.1:${pier.port + 1}`, origin: `http://127.0.0.1:${pier.port + 1}` })).status).toBe("open");
-      expect((await attemptUpgrade(pier, { host: `127.0.0.1:${pier.port + 1}`, origin: `http://127.0.0.1:${pier.port}` })).status).toBe(403);
+      // Another port on pier's name is a tunnel's (ssh -L 8080:127.0.0.1:<port>): allowed, with its own Origin.
+      const tunnel = `${pier.hostname}:${pier.port + 1}`;
+      expect((await attemptUpgrade(pier, { host: tunnel, origin: `http://${tunnel}` })).status).toBe("open");
+      expect((await attemptUpgrade(pier, { host: tunnel, origin: pier.origin })).status).toBe(403);
     });
 
     it("refuses any other path with 400", async () => {

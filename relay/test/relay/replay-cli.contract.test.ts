@@ -69,7 +69,7 @@ describe("pier replay serves a capture", () => {
   });
 
   it("prints a single-use loopback link and says no pi is started", () => {
-    expect(pier.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(pier.url).toMatch(/^http:\/\/pier-[a-z2-7]{10}\.localhost:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
     expect(pier.stderr.join("\n")).toContain("replaying good.jsonl (no pi is started)");
     expect(pier.stderr.join("\n")).not.toContain(pier.token);
   });

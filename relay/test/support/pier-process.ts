@@ -13,6 +13,8 @@ import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { JsonlDecoder, RELAY_SOCKET_PATH, type RelayFrame } from "@pier/protocol";
 import { withPiUnderTest } from "./pi-under-test.ts";
+// Node clients resolve pier's `pier-….localhost` names as browsers do.
+import "./resolve-localhost.ts";
 
 export const PIER_BIN = fileURLToPath(new URL("../../bin/pier.js", import.meta.url));
 
@@ -32,10 +34,12 @@ export type RunningPier = {
   url: string;
   /** Asks pier (Enter on its standard input) for another single-use link. */
   freshUrl(): Promise<string>;
-  /** `http://127.0.0.1:<port>`: what a page served by pier sends as Origin. */
+  /** `http://pier-<random>.localhost:<port>` (the printed link's origin): what a page served by pier sends as Origin. */
   origin: string;
-  /** `127.0.0.1:<port>`: the Host header of that page. */
+  /** `pier-<random>.localhost:<port>`: the Host header of that page. */
   host: string;
+  /** `pier-<random>.localhost`: pier's own host name for this launch (its address instead with `--host <network address>`). */
+  hostname: string;
   port: number;
   token: string;
   /** `pier_<port>=<value>`, ready for a Cookie header. */
@@ -148,6 +152,7 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
     freshUrl,
     origin: `http://${host}`,
     host,
+    hostname: parsed.hostname,
     port,
     token,
     cookie,
@@ -482,8 +487,10 @@ export type HttpAnswer = { status: number; headers: IncomingHttpHeaders; body: s
  * `/../x` and `%2e%2e` away) and any headers, Host included.
  */
 export function httpGet(pier: RunningPier, path: string, headers: { [name: string]: string } = {}): Promise<HttpAnswer> {
+  // pier's own Host unless the test names another (as a browser at the printed link would send).
+  const withHost = Object.keys(headers).some((name) => name.toLowerCase() === "host") ? headers : { Host: pier.host, ...headers };
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port: pier.port, path, method: "GET", headers }, (response) => {
+    const request = httpRequest({ host: "127.0.0.1", port: pier.port, path, method: "GET", headers: withHost }, (response) => {
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (text: string) => (body += text));

@@ -1,15 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { checkAccess, cookieName, isAllowedHost, isSameOrigin, readCookie, sessionCookieHeader, type AccessRequest } from "../../src/access-control.ts";
+import { checkAccess, cookieName, hostKind, isAllowedHost, isSameOrigin, readCookies, sessionCookieHeader, type AccessRequest } from "../../src/access-control.ts";
 import { AccessLinks } from "../../src/access-links.ts";
+import { newLaunchHostName, printedHost, siteNamesFor, type Site } from "../../src/launch-host.ts";
 
 const port = 4321;
+const name = "pier-abcdefgh23.localhost";
+/** A pier on loopback (the default): its own name is the way in. */
+const site: Site = { port, launchHost: name, addressesOpen: false };
+/** `--host 192.168.1.20`: IP addresses are the way in, no name. */
+const lan: Site = { port, launchHost: null, addressesOpen: true };
+/** `--host 0.0.0.0`: both. */
+const everyAddress: Site = { port, launchHost: name, addressesOpen: true };
 const links = new AccessLinks();
 const redeemed = links.redeem(links.issue().token);
 if (!redeemed.ok) throw new Error("a fresh link must redeem");
 const grantFor = (cookie: string | undefined) => links.grantFor(cookie);
 const good: AccessRequest = {
-  host: `127.0.0.1:${port}`,
-  origin: `http://127.0.0.1:${port}`,
+  host: `${name}:${port}`,
+  origin: `http://${name}:${port}`,
   secFetchSite: "same-origin",
   cookie: `other=1; ${cookieName(port)}=${redeemed.cookieValue}`,
   isWebSocket: true,
@@ -77,36 +85,84 @@ describe("links", () => {
   });
 });
 
-describe("readCookie", () => {
-  it("find a cookie among others", () => {
-    expect(readCookie("a=1; pier_1=xyz; b=2", "pier_1")).toBe("xyz");
-    expect(readCookie("xpier_1=nope", "pier_1")).toBeUndefined();
-    expect(readCookie(undefined, "pier_1")).toBeUndefined();
+describe("readCookies", () => {
+  it("find every value of a cookie among others, in order", () => {
+    expect(readCookies("a=1; pier_1=xyz; b=2", "pier_1")).toEqual(["xyz"]);
+    expect(readCookies("pier_1=junk; a=1; pier_1=xyz", "pier_1")).toEqual(["junk", "xyz"]);
+    expect(readCookies("xpier_1=nope", "pier_1")).toEqual([]);
+    expect(readCookies(undefined, "pier_1")).toEqual([]);
+  });
+});
+
+describe("the per-launch host name", () => {
+  it("is pier-<10 lowercase base32 characters>.localhost, new at every launch", () => {
+    const names = new Set(Array.from({ length: 50 }, () => newLaunchHostName()));
+    expect(names.size).toBe(50);
+    for (const one of names) expect(one).toMatch(/^pier-[a-z2-7]{10}\.localhost$/);
+  });
+
+  it("exists wherever pier listens on loopback; IP hosts are a way in only off loopback", () => {
+    expect(siteNamesFor("127.0.0.1")).toMatchObject({ launchHost: expect.stringMatching(/^pier-/), addressesOpen: false });
+    expect(siteNamesFor("::1")).toMatchObject({ launchHost: expect.stringMatching(/^pier-/), addressesOpen: false });
+    expect(siteNamesFor("localhost")).toMatchObject({ launchHost: expect.stringMatching(/^pier-/), addressesOpen: false });
+    expect(siteNamesFor("0.0.0.0")).toMatchObject({ launchHost: expect.stringMatching(/^pier-/), addressesOpen: true });
+    expect(siteNamesFor("192.168.1.20")).toEqual({ launchHost: null, addressesOpen: true });
+  });
+
+  it("is what the printed links name; without one, the address pier listens on", () => {
+    expect(printedHost("127.0.0.1", name)).toBe(name);
+    expect(printedHost("0.0.0.0", name)).toBe(name);
+    expect(printedHost("192.168.1.20", null)).toBe("192.168.1.20");
+    expect(printedHost("fe80::1", null)).toBe("[fe80::1]");
   });
 });
 
 describe("isAllowedHost", () => {
   it.each([
+    [`${name}:${port}`, "pier"],
+    [`PIER-ABCDEFGH23.LOCALHOST:${port}`, "pier"],
+    // Through a tunnel the browser names the tunnel's port (or none, on 80).
+    [`${name}:${port + 1}`, "pier"],
+    [name, "pier"],
+    // pier's machine, but names whose cookies every local port shares.
+    [`127.0.0.1:${port}`, "address"],
+    [`localhost:${port}`, "address"],
+    [`[::1]:${port}`, "address"],
+    ["127.0.0.1", "address"],
+    [`192.168.1.20:${port}`, "address"],
+    // Another pier's name, or a name that only looks like ours.
+    [`pier-zzzzzzzzzz.localhost:${port}`, "foreign"],
+    [`${name}.evil.example:${port}`, "foreign"],
+    [`x.${name}:${port}`, "foreign"],
+    [`evil.example:${port}`, "foreign"],
+    [`localhost.evil.example:${port}`, "foreign"],
+    [`127.0.0.1.nip.io:${port}`, "foreign"],
+    [`user@${name}:${port}`, "foreign"],
+    ["", "foreign"],
+  ])("on loopback: %s is %s", (host, kind) => {
+    expect(hostKind(host, site)).toBe(kind);
+    expect(isAllowedHost(host, site)).toBe(kind === "pier");
+  });
+
+  it.each([
     [`127.0.0.1:${port}`, true],
     [`localhost:${port}`, true],
-    [`LOCALHOST:${port}`, true],
     [`[::1]:${port}`, true],
     [`192.168.1.20:${port}`, true],
-    // Through a tunnel the browser names the tunnel's port (or none, on 80).
-    [`127.0.0.1:${port + 1}`, true],
-    ["127.0.0.1", true],
-    ["localhost", true],
+    [`${name}:${port}`, false],
     [`evil.example:${port}`, false],
-    [`localhost.evil.example:${port}`, false],
-    [`127.0.0.1.nip.io:${port}`, false],
-    [`user@127.0.0.1:${port}`, false],
-    ["", false],
-  ])("%s -> %s", (host, allowed) => {
-    expect(isAllowedHost(host, port)).toBe(allowed);
+  ])("with --host <network address>: %s -> %s", (host, allowed) => {
+    expect(isAllowedHost(host, lan)).toBe(allowed);
+  });
+
+  it("with --host 0.0.0.0: the name (for this machine's browser) and IP addresses (for the others)", () => {
+    expect(isAllowedHost(`${name}:${port}`, everyAddress)).toBe(true);
+    expect(isAllowedHost(`192.168.1.20:${port}`, everyAddress)).toBe(true);
+    expect(isAllowedHost(`evil.example:${port}`, everyAddress)).toBe(false);
   });
 
   it("refuses a missing Host", () => {
-    expect(isAllowedHost(undefined, port)).toBe(false);
+    expect(isAllowedHost(undefined, site)).toBe(false);
   });
 });
 
@@ -122,32 +178,51 @@ describe("isSameOrigin", () => {
 
 describe("checkAccess", () => {
   it("allows the page's own WebSocket with the cookie", () => {
-    expect(checkAccess(good, port, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
+    expect(checkAccess(good, site, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
   });
 
   it("refuses a WebSocket without the cookie (401)", () => {
-    expect(checkAccess({ ...good, cookie: undefined }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
+    expect(checkAccess({ ...good, cookie: undefined }, site, grantFor)).toMatchObject({ allow: false, status: 401 });
     // A link secret is not a cookie, and another pier's cookie name does not count.
     const link = links.issue();
-    expect(checkAccess({ ...good, cookie: `${cookieName(port)}=${link.token}` }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
-    expect(checkAccess({ ...good, cookie: `${cookieName(port + 1)}=${redeemed.cookieValue}` }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
+    expect(checkAccess({ ...good, cookie: `${cookieName(port)}=${link.token}` }, site, grantFor)).toMatchObject({ allow: false, status: 401 });
+    expect(checkAccess({ ...good, cookie: `${cookieName(port + 1)}=${redeemed.cookieValue}` }, site, grantFor)).toMatchObject({ allow: false, status: 401 });
   });
 
   it("refuses a WebSocket from a foreign or missing Origin (403), cookie or not", () => {
-    expect(checkAccess({ ...good, origin: "http://evil.example" }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
-    expect(checkAccess({ ...good, origin: undefined }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...good, origin: "http://evil.example" }, site, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...good, origin: undefined }, site, grantFor)).toMatchObject({ allow: false, status: 403 });
   });
 
   it("refuses a foreign Host (DNS rebinding) even with cookie and matching Origin", () => {
     const rebound = { ...good, host: `evil.example:${port}`, origin: `http://evil.example:${port}` };
-    expect(checkAccess(rebound, port, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess(rebound, site, grantFor)).toMatchObject({ allow: false, status: 403 });
   });
 
   it("lets plain page loads omit Origin but refuses cross-site ones", () => {
     const page = { ...good, isWebSocket: false, origin: undefined, secFetchSite: "none" };
-    expect(checkAccess(page, port, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
-    expect(checkAccess({ ...page, secFetchSite: "cross-site" }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
-    expect(checkAccess({ ...page, origin: "http://evil.example" }, port, grantFor)).toMatchObject({ allow: false, status: 403 });
-    expect(checkAccess({ ...page, cookie: undefined }, port, grantFor)).toMatchObject({ allow: false, status: 401 });
+    expect(checkAccess(page, site, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
+    expect(checkAccess({ ...page, secFetchSite: "cross-site" }, site, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...page, origin: "http://evil.example" }, site, grantFor)).toMatchObject({ allow: false, status: 403 });
+    expect(checkAccess({ ...page, cookie: undefined }, site, grantFor)).toMatchObject({ allow: false, status: 401 });
+  });
+
+  it("refuses 127.0.0.1 and localhost on a pier with its own name, cookie or not, without telling the name", () => {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      const decision = checkAccess({ ...good, host, origin: `http://${host}` }, site, grantFor);
+      expect(decision).toMatchObject({ allow: false, status: 403, reason: expect.stringContaining("open the link pier printed") });
+      expect(JSON.stringify(decision)).not.toContain(name);
+    }
+  });
+
+  it("a shadow cookie of the same name, sent first, locks nobody out (every value is tried)", () => {
+    const page = { ...good, isWebSocket: false, origin: undefined };
+    for (const shadow of ["junk", "", links.issue().token]) {
+      const cookie = `${cookieName(port)}=${shadow}; ${cookieName(port)}=${redeemed.cookieValue}`;
+      expect(checkAccess({ ...page, cookie }, site, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
+      expect(checkAccess({ ...good, cookie }, site, grantFor)).toEqual({ allow: true, grant: redeemed.grant });
+    }
+    // Only junk: still refused.
+    expect(checkAccess({ ...page, cookie: `${cookieName(port)}=junk; ${cookieName(port)}=more` }, site, grantFor)).toMatchObject({ allow: false, status: 401 });
   });
 });

@@ -19,7 +19,8 @@ export type JsonRequestOptions = {
 };
 
 export function httpJson(pier: RunningPier, method: string, path: string, options: JsonRequestOptions = {}): Promise<JsonAnswer> {
-  const headers: { [name: string]: string } = { ...options.headers };
+  // pier's own Host (the printed link's) unless the test names another.
+  const headers: { [name: string]: string } = { Host: pier.host, ...options.headers };
   const cookie = options.cookie === undefined ? pier.cookie : options.cookie;
   if (cookie !== null) headers.Cookie = cookie;
   const origin = options.origin === undefined ? pier.origin : options.origin;
