@@ -158,7 +158,7 @@ export class PiBridge {
       if (refused !== null) client.sendFrame({ type: "error", code: refused.code, message: refused.message, command: { type: request.type } });
       return;
     }
-    const refusal = this.#options.sessions?.refuseCommand(frame.type, frame.command) ?? null;
+    const refusal = this.#options.sessions?.refuseCommand(frame.type, frame.command, grant.id) ?? null;
     if (refusal !== null) {
       return client.sendFrame({
         type: "error",

@@ -120,7 +120,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files.");
     }
     grants.set(request, grant);
-    if (await sessions.handleHttp(request, response, url)) return;
+    if (await sessions.handleHttp(request, response, url, grant.id)) return;
     if (await workspaceApi(request, response, url)) return;
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
     await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));

@@ -55,14 +55,14 @@ export class SessionService {
     return new SessionService(catalog, exports, options, resolution.dir, resolution.persisted);
   }
 
-  /** Why a browser's command must not reach pi, or null. Synchronous: command order is kept. */
-  refuseCommand(type: string, command: Readonly<Record<string, unknown>>): string | null {
+  /** Why a browser's command (from the browser with `grantId`) must not reach pi, or null. Synchronous: command order is kept. */
+  refuseCommand(type: string, command: Readonly<Record<string, unknown>>, grantId: string): string | null {
     if (type === "switch_session" && typeof command["sessionPath"] === "string") {
       const check = this.#checkSessionFile(command["sessionPath"]);
       return check.ok ? null : `switch_session refused: ${check.error}`;
     }
     if (type === "export_html" && typeof command["outputPath"] === "string") {
-      return this.#exports.refuseOutputPath(command["outputPath"]);
+      return this.#exports.refuseOutputPath(command["outputPath"], grantId);
     }
     return null;
   }
@@ -82,8 +82,8 @@ export class SessionService {
     return { launch: { ...original, args: piArgsFor({ kind: "file", path: check.path }, original.args, true) } };
   }
 
-  /** The /api/sessions routes; false when the URL is not one of them. */
-  async handleHttp(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
+  /** The /api/sessions routes, for a browser with `grantId`; false when the URL is not one of them. */
+  async handleHttp(request: IncomingMessage, response: ServerResponse, url: URL, grantId: string): Promise<boolean> {
     const path = url.pathname;
     const isList = path === SESSIONS_API_PATHS.list;
     const isDownload = path === SESSIONS_API_PATHS.download;
@@ -108,7 +108,7 @@ export class SessionService {
       return true;
     }
     if (isExport) {
-      await this.#exports.serve(response, path.slice(SESSIONS_API_PATHS.exportPrefix.length), url.searchParams.get("name"));
+      await this.#exports.serve(response, path.slice(SESSIONS_API_PATHS.exportPrefix.length), url.searchParams.get("name"), grantId);
       return true;
     }
     await this.#download(response, url.searchParams.get("path") ?? "", url.searchParams.get("name"));

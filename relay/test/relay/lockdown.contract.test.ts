@@ -1,7 +1,7 @@
 // Holes an outside attacker found (issue "Locked down for real"), each shown
 // against a real pier and pi: a viewer learning the provider key from pi's
-// command line or stderr, and a revoked driver whose frames keep arriving
-// while the relay closes its socket.
+// command line or stderr, a revoked driver whose frames keep arriving while
+// the relay closes its socket, and a viewer taking a driver's export.
 import { request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLOSE_REVOKED, RELAY_SOCKET_PATH, type RelayFrame } from "@pier/protocol";
 import { commandId, connectBrowser, exchangeToken, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
+import { httpJson } from "../workspace/workspace-http.ts";
 
 const hello = fileURLToPath(new URL("../../../e2e/scenarios/hello.json", import.meta.url));
 
@@ -35,7 +36,9 @@ class RawSocket {
   readonly frames: { opcode: number; payload: Buffer }[] = [];
   #pending = Buffer.alloc(0);
   #waiters = new Set<() => void>();
-  private constructor(readonly socket: Socket) {
+  readonly socket: Socket;
+  private constructor(socket: Socket) {
+    this.socket = socket;
     socket.on("data", (data: Buffer) => {
       this.#pending = Buffer.concat([this.#pending, data]);
       this.#parse();
@@ -216,5 +219,39 @@ describe("a revoked driver stops at once", () => {
     const links = () => owner.frames.filter((f): f is Frame<"links"> => f.type === "links").at(-1)?.links ?? [];
     expect(links().map((l) => l.id)).toEqual(linksBefore);
     victim.socket.destroy();
+  });
+});
+
+describe("an export is served to the browser that asked for it", () => {
+  let pier: RunningPier;
+  let driver: Browser;
+  let viewerCookie: string;
+
+  beforeAll(async () => {
+    pier = await startPier(["--demo", "--demo-scenario", hello]);
+    driver = await connectBrowser(pier);
+    const link = await makeLink(pier, driver, "viewer");
+    viewerCookie = await exchangeToken(link.url, pier.port);
+  });
+  afterAll(async () => {
+    await driver?.close();
+    await pier?.stop();
+  });
+
+  it("a viewer who saw the export command go by gets a 404; the driver then gets the file", async () => {
+    // Something to export: one answered prompt.
+    const promptId = commandId("prompt");
+    driver.send({ type: "prompt", message: "hello", id: promptId });
+    expect(await driver.waitForRecord((r) => r.type === "response" && r.id === promptId)).toMatchObject({ success: true });
+    await driver.waitForRecord((r) => r.type === "agent_settled");
+    const id = commandId("export");
+    const outputPath = `${driver.hello.sessions!.exportDir}/lesson.html`;
+    driver.send({ type: "export_html", outputPath, id });
+    expect(await driver.waitForRecord((r) => r.type === "response" && r.id === id)).toMatchObject({ success: true });
+    const stolen = await httpJson(pier, "GET", "/api/sessions/export/lesson.html", { cookie: viewerCookie });
+    expect(stolen.status).toBe(404);
+    const mine = await httpJson(pier, "GET", "/api/sessions/export/lesson.html");
+    expect(mine.status).toBe(200);
+    expect(mine.text).toMatch(/<html/i);
   });
 });

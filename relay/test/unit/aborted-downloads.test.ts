@@ -24,7 +24,7 @@ beforeAll(async () => {
   exports = await SessionExports.create();
   server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname.startsWith("/export/")) return void exports.serve(res, url.pathname.slice("/export/".length), null);
+    if (url.pathname.startsWith("/export/")) return void exports.serve(res, url.pathname.slice("/export/".length), null, "grant-test");
     void serveStatic(root, url.pathname, res, false);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -74,6 +74,7 @@ describe.skipIf(process.platform !== "linux")("a download the browser abandons",
 
   it("closes a session export it was sending", async () => {
     const file = join(exports.dir, "big.html");
+    expect(exports.refuseOutputPath(file, "grant-test")).toBeNull();
     await writeFile(file, Buffer.alloc(BIG, 0x61));
     await abandon("/export/big.html");
     await expect.poll(() => openOn(file), { timeout: 3000 }).toBe(0);
