@@ -2,6 +2,7 @@
 // and the offline demo model, starts the relay, prints the URL, and shuts
 // everything down on SIGINT, SIGTERM or SIGHUP.
 import { spawn } from "node:child_process";
+import { closeSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { DemoInfo } from "@pier/protocol";
@@ -14,6 +15,7 @@ import { defaultPiCliPath } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
 import { startRelay, type RunningRelay } from "./relay.ts";
 import { checkCaptureFile } from "./capture-file.ts";
+import { openRegularFileSync } from "./regular-file.ts";
 import { parseReplayOptions, REPLAY_USAGE, type ReplayOptions } from "./replay-options.ts";
 import { startReplayServer } from "./replay-server.ts";
 import { piArgsFor, withoutSessionSelectors } from "./sessions/session-args.ts";
@@ -59,11 +61,13 @@ async function run(options: CliOptions): Promise<void> {
   }
   if (options.session.kind === "file") {
     const { path } = options.session;
-    const file = await stat(path).catch(() => null);
-    if (!file?.isFile()) throw new Error(`--session ${path}: no such session file`);
+    // Opened without blocking: a named pipe is named as one, not waited on.
+    const opened = openRegularFileSync(path, { what: "a session file" });
+    if (!opened.ok) throw new Error(opened.code === "ENOENT" || opened.code === "ENOTDIR" ? `--session ${path}: no such session file` : `--session ${opened.message}`);
+    closeSync(opened.fd);
     // What pi would refuse, said before a page opens on a pi that exited at
     // once. An empty file pi takes as a new session started there.
-    const header = file.size === 0 ? null : readHeaderSync(path);
+    const header = opened.stats.size === 0 ? null : readHeaderSync(path);
     if (typeof header === "string") throw new Error(`--session ${path} ${header}`);
   }
   const userLaunch = piLaunch(options, options.cwd, process.env);
@@ -141,7 +145,7 @@ async function replayMain(argv: string[]): Promise<void> {
     process.exit(1);
   }
   if (!isLoopback(options.host)) for (const line of networkWarning(options.host, options.port, "Anyone who can reach it and obtains the URL can read this capture.")) log(line);
-  const server = await startReplayServer({ host: options.host, port: options.port, file: options.file, name: check.name, size: check.size, webRoot: WEB_ROOT, log });
+  const server = await startReplayServer({ host: options.host, port: options.port, file: options.file, handle: check.handle, name: check.name, size: check.size, webRoot: WEB_ROOT, log });
   process.stdout.write(`${server.url}\n`);
   log(`replaying ${check.name} (no pi is started); open the link above (Ctrl+C stops)`);
   offerFreshLinks({ freshUrl: () => server.freshUrl(), log });

@@ -7,7 +7,7 @@
 // The link redirects to `/?replay`, which tells the page to ask:
 //   GET /api/replay          {"name": "<file name>", "size": <bytes>}
 //   GET /api/replay/capture  the capture, as it is on disk
-import { createReadStream } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { type IncomingMessage, type ServerResponse } from "node:http";
 import { pipeline, type Duplex } from "node:stream";
 import { AccessLinks } from "./access-links.ts";
@@ -23,8 +23,10 @@ export const REPLAY_CAPTURE_PATH = "/api/replay/capture";
 export type ReplayServerOptions = {
   host: string;
   port: number;
-  /** The capture (already checked: checkCaptureFile). */
+  /** The capture's path, for messages. */
   file: string;
+  /** The capture, opened and checked by checkCaptureFile: served from this descriptor, never by name again (the server closes it). */
+  handle: FileHandle;
   name: string;
   size: number;
   webRoot: string;
@@ -68,9 +70,10 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       "Cache-Control": "no-store",
     });
     if (headOnly) return void response.end();
-    const stream = createReadStream(options.file);
+    // Positioned reads from the one descriptor: several downloads at once do not disturb each other.
+    const stream = options.handle.createReadStream({ start: 0, end: options.size - 1, autoClose: false });
     stream.on("error", (error) => options.log(`cannot read ${options.file}: ${error.message}`));
-    // pipeline: the file is closed when the browser goes away mid-download (see static-files.ts).
+    // pipeline: the reading stops when the browser goes away mid-download (the descriptor stays for the next one).
     pipeline(stream, response, () => {});
   }
 
@@ -93,6 +96,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      await options.handle.close().catch(() => {});
     },
   };
 }

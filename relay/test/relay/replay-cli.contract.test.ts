@@ -1,6 +1,7 @@
 // `pier replay FILE`: a capture served behind the same door as a live Pier,
 // with no pi at all; and clear refusals (one sentence, an exit code) for a
 // file that cannot be one.
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,6 +54,27 @@ describe("pier replay refuses what is not a capture", () => {
     for (const [file, message] of cases) {
       const result = await runPier(["replay", file]);
       expect({ file, code: result.code, stderr: result.stderr }).toEqual({ file, code: 1, stderr: `pier: ${message}\n` });
+    }
+  });
+});
+
+// Hole 9 of issue 31: `pier replay <FIFO>` waited for a writer forever, with
+// no word and no exit. Every kind of file that is not a regular file gets one
+// sentence and exit 1, at once.
+describe("pier replay refuses what is not a regular file, without waiting on it", () => {
+  it("a named pipe, a device, a folder: exit 1 within seconds, each named for what it is", async () => {
+    const fifo = join(dir, "pipe.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const cases: [string, string][] = [
+      [fifo, `${fifo} is a named pipe (FIFO), not a capture file`],
+      ["/dev/zero", "/dev/zero is a device, not a capture file"],
+      [dir, `${dir} is a folder, not a capture file`],
+    ];
+    for (const [file, message] of cases) {
+      const started = performance.now();
+      const result = await runPier(["replay", file], { timeoutMs: 10_000 });
+      expect({ file, code: result.code, stderr: result.stderr, stdout: result.stdout }).toEqual({ file, code: 1, stderr: `pier: ${message}\n`, stdout: "" });
+      expect(performance.now() - started).toBeLessThan(10_000);
     }
   });
 });

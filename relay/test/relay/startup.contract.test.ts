@@ -1,6 +1,7 @@
 // Starting pier as a script would: one URL line on stdout, and a clear failure
 // (with pier's own explanation) when it cannot start.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -66,6 +67,27 @@ describe("pier start-up", () => {
     } finally {
       taken.close();
       await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
+  // Hole 9 of issue 31: a file Pier is told to open is checked for being a
+  // regular file, without blocking on a named pipe, and named for what it is.
+  it("refuses a --session that is a named pipe, a device or a folder, at once and saying what it is", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pier-session-kind-"));
+    try {
+      const fifo = join(dir, "pipe.jsonl");
+      execFileSync("mkfifo", [fifo]);
+      const cases: [string, string][] = [
+        [fifo, `${fifo} is a named pipe (FIFO), not a session file`],
+        ["/dev/zero", "/dev/zero is a device, not a session file"],
+        [dir, `${dir} is a folder, not a session file`],
+      ];
+      for (const [file, message] of cases) {
+        const result = await runPier(["--demo", "--session", file], { timeoutMs: 10_000 });
+        expect({ file, code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ file, code: 1, stdout: "", stderr: `pier: --session ${message}\n` });
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
