@@ -7,10 +7,11 @@
 // session-summary.ts). Without a search only the page's files are read (their
 // headers too, when pi filters the folder by cwd); a search reads them all
 // once, and then only what was appended.
-import { closeSync, openSync, readSync, realpathSync, statSync, watch, type Dirent, type FSWatcher, type Stats } from "node:fs";
+import { closeSync, lstatSync, readSync, realpathSync, statSync, watch, type Dirent, type FSWatcher, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { SESSIONS_LIMITS, type SessionListItem, type SessionListResponse } from "@pier/protocol";
+import { kindOf, openRegularFileSync } from "../regular-file.ts";
 import { isInside } from "../workspace/workspace-paths.ts";
 import {
   CwdProbe,
@@ -46,7 +47,8 @@ export type SessionCatalogOptions = {
 
 export type SessionListRequest = { offset?: number; limit?: number; query?: string };
 
-export type SwitchTargetCheck = { ok: true; path: string } | { ok: false; error: string };
+/** `path` is the path as given (resolved), for pi; `real` is where the file is, with no link in it. */
+export type SwitchTargetCheck = { ok: true; path: string; real: string } | { ok: false; error: string };
 
 /** A session file found in the folder. */
 type FoundFile = { name: string; path: string; file: FileIdentity };
@@ -77,6 +79,7 @@ export class SessionCatalog {
   readonly #running = new Map<string, Promise<SessionScan>>();
   readonly #cwdProbe = new CwdProbe();
   #readdirFailure = "";
+  #pinnedDirReal: string | undefined;
 
   constructor(options: SessionCatalogOptions) {
     this.dir = resolve(options.dir);
@@ -145,9 +148,26 @@ export class SessionCatalog {
 
   /**
    * Whether `path` may be given to pi's switch_session: an absolute path to a
-   * regular .jsonl file inside the session folder (symbolic links resolved)
-   * that starts with a session header. Synchronous and cheap: the relay calls
-   * it while forwarding a browser's command, in order.
+   * regular .jsonl file with one link, stored in the session folder itself
+   * (the folder may be reached through a link; the file may not be one), that
+   * starts with a session header. Synchronous and cheap: the relay calls it
+   * while forwarding a browser's command, in order.
+   *
+   * `real` is where the file is (no link in it): a reader opens `path` with
+   * O_NOFOLLOW and checks that its descriptor is that file (session-service).
+   *
+   * What this cannot close: pi opens the path itself, by name, after this
+   * check (SessionManager.open reads it, later appends to it), so Pier cannot
+   * hand pi a descriptor. Refusing links defeats a link whose target is
+   * swapped after the check. Someone who can write in the session folder
+   * (or in a folder above it) can still rename a link over the checked name
+   * between this check and pi's open, and pi follows it. By default that
+   * folder is under ~/.pi/agent (only the user's own programs write there);
+   * a project's .pi/settings.json may set `sessionDir` inside the workspace,
+   * where the agent itself writes, and then only that race stands between
+   * the agent and any file the user can read. The folder's real path is
+   * pinned the first time it is seen, so swapping the folder itself for a
+   * link is refused.
    */
   checkSwitchTarget(path: string): SwitchTargetCheck {
     const refuse = (error: string): SwitchTargetCheck => ({ ok: false, error });
@@ -156,36 +176,51 @@ export class SessionCatalog {
     if (!isAbsolute(path)) return refuse(`${path} is not an absolute path; give the session file's full path`);
     const full = resolve(path);
     if (!full.endsWith(".jsonl")) return refuse(`${full} is not a session file: its name does not end in .jsonl`);
-    let real: string;
+    const folder = this.#folderReal();
+    if (!folder.ok) return refuse(`${full} is outside this workspace's session folder ${this.dir}, ${folder.error}`);
+    let parentReal: string;
     try {
-      real = realpathSync(full);
+      parentReal = realpathSync(dirname(full));
     } catch (error) {
       const code = errnoCode(error);
       if (code === "ENOENT" || code === "ENOTDIR") return refuse(`no session file at ${full}`);
       if (code === "ELOOP") return refuse(`${full} goes through a loop of symbolic links`);
       return refuse(`${full} cannot be opened (${code ?? String(error)})`);
     }
-    let dirReal: string;
-    try {
-      dirReal = realpathSync(this.dir);
-    } catch {
-      return refuse(`${full} is outside this workspace's session folder ${this.dir}, which does not exist yet`);
+    if (parentReal !== folder.real) {
+      if (isInside(folder.real, parentReal)) return refuse(`${full} is in a sub-folder of the session folder ${this.dir}; pi keeps its sessions in the folder itself`);
+      return refuse(`${full} is outside this workspace's session folder ${this.dir}`);
     }
-    if (real === dirReal || !isInside(dirReal, real)) return refuse(`${full} is outside this workspace's session folder ${this.dir}`);
-    let stats: Stats;
+    const real = join(folder.real, basename(full));
+    let named: Stats;
     try {
-      stats = statSync(real);
+      named = lstatSync(real);
     } catch {
       return refuse(`no session file at ${full}`);
     }
-    if (stats.isDirectory()) return refuse(`${full} is a folder, not a session file`);
-    if (!stats.isFile()) return refuse(`${full} is not a regular file`);
-    const header = readHeaderSync(real);
+    if (named.isSymbolicLink()) return refuse(`${full} is a symbolic link; Pier opens only session files stored in the session folder itself, never through a link`);
+    if (named.isDirectory()) return refuse(`${full} is a folder, not a session file`);
+    if (!named.isFile()) return refuse(`${full} is ${kindOf(named)}, not a session file`);
+    if (named.nlink > 1) return refuse(`${full} has other hard links; Pier does not open hard-linked session files, their other names may be anywhere`);
+    const header = readHeaderSync(real, { noFollow: true, sameAs: named });
     if (typeof header === "string") return refuse(`${full} ${header}`);
     if (this.filterCwd && !this.#cwdMatches(header.cwd)) {
       return refuse(`${full} is a session of another folder (${header.cwd || "none recorded"}), not of this workspace (${this.cwd})`);
     }
-    return { ok: true, path: full };
+    return { ok: true, path: full, real };
+  }
+
+  /** The session folder's real path, pinned the first time it is found: later it must still be there, not elsewhere through a swapped link. */
+  #folderReal(): { ok: true; real: string } | { ok: false; error: string } {
+    let now: string;
+    try {
+      now = realpathSync(this.dir);
+    } catch {
+      return { ok: false, error: "which does not exist yet" };
+    }
+    this.#pinnedDirReal ??= now;
+    if (now !== this.#pinnedDirReal) return { ok: false, error: `which now leads to ${now} instead of ${this.#pinnedDirReal} (was it replaced by a link?)` };
+    return { ok: true, real: now };
   }
 
   /**
@@ -305,22 +340,18 @@ export class SessionCatalog {
       this.#scans.clear();
       return [];
     }
-    let dirReal: string | null = null;
     const found: FoundFile[] = [];
     const pause = yielder();
     // Synchronous stats, a slice at a time: 2,000 take ~7 ms, against ~30 ms
-    // through the thread pool.
+    // through the thread pool. Symbolic links are not listed: a switch to one
+    // is refused (checkSwitchTarget), and a link checked here could point
+    // elsewhere by the time it is read.
     for (const entry of entries) {
-      if (!entry.name.endsWith(".jsonl") || !(entry.isFile() || entry.isSymbolicLink())) continue;
+      if (!entry.name.endsWith(".jsonl") || !entry.isFile()) continue;
       await pause();
       const path = join(this.dir, entry.name);
       try {
-        // A symbolic link is followed only while it stays inside the folder.
-        if (entry.isSymbolicLink()) {
-          dirReal ??= realpathSync(this.dir);
-          if (!isInside(dirReal, realpathSync(path))) continue;
-        }
-        const stats = statSync(path);
+        const stats = lstatSync(path);
         if (stats.isFile()) found.push({ name: entry.name, path, file: identityOf(stats) });
       } catch {
         // gone, a dangling link, no access: not listed
@@ -418,13 +449,20 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, map: (item: T)
  * way pi looks for it: blank and malformed lines before it are skipped. A
  * string is the reason it is not a session, finishing "<path> …".
  */
-export function readHeaderSync(path: string): SessionHeaderFacts | string {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    const code = errnoCode(error);
-    return code === "EACCES" || code === "EPERM" ? "cannot be read: permission denied" : `cannot be opened (${code ?? String(error)})`;
+export function readHeaderSync(path: string, options: { noFollow?: boolean; sameAs?: Stats } = {}): SessionHeaderFacts | string {
+  // Never blocks on a named pipe, never reads anything but a regular file.
+  const opened = openRegularFileSync(path, { what: "a session file", noFollow: options.noFollow });
+  if (!opened.ok) {
+    if (opened.code === "EACCES" || opened.code === "EPERM") return "cannot be read: permission denied";
+    if (opened.code === "not_regular") return `is ${opened.kind}, not a session file`;
+    if (opened.code === "ELOOP" && options.noFollow) return "is a symbolic link; Pier opens only session files stored in the session folder itself, never through a link";
+    return `cannot be opened (${opened.code})`;
+  }
+  const fd = opened.fd;
+  const { sameAs } = options;
+  if (sameAs && (opened.stats.dev !== sameAs.dev || opened.stats.ino !== sameAs.ino)) {
+    closeSync(fd);
+    return "changed while it was being checked; try again";
   }
   try {
     const buffer = Buffer.allocUnsafe(SWITCH_HEADER_BYTES);

@@ -2,13 +2,14 @@
 // like pi does), the list a browser shows (SessionCatalog), the checks on
 // commands that name a file (switch_session, export_html), downloads, and
 // which session a restarted pi reopens.
-import { createReadStream } from "node:fs";
+import { existsSync, lstatSync, realpathSync, type Stats } from "node:fs";
 import { pipeline } from "node:stream";
-import { stat } from "node:fs/promises";
+import { readlink } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { basename, isAbsolute, resolve } from "node:path";
 import { SESSIONS_API_PATHS, SESSIONS_LIMITS, type SessionsInfo } from "@pier/protocol";
 import type { PiLaunch } from "../pi-process.ts";
+import { kindOf, openRegularFile } from "../regular-file.ts";
 import { SECURITY_HEADERS } from "../static-files.ts";
 import { sendApiError, sendJson } from "../workspace/json-http.ts";
 import { attachmentDisposition } from "./download-name.ts";
@@ -26,13 +27,18 @@ export type SessionServiceOptions = {
   onListChanged: () => void;
 };
 
-type Check = { ok: true; path: string } | { ok: false; error: string };
+/** `path` as pi should be given it; `real`: where that file is, no link in it. */
+type Check = { ok: true; path: string; real: string } | { ok: false; error: string };
+
+const PROC_FD = existsSync("/proc/self/fd");
 
 export class SessionService {
   readonly info: SessionsInfo;
   readonly catalog: SessionCatalog;
   readonly #exports: SessionExports;
   readonly #explicitFile: string | null;
+  /** The explicit file's real path when first seen (pinned: see #checkExplicitFile). */
+  #explicitReal: string | undefined;
   readonly #cwd: string;
   #searchPrepared = false;
   readonly #stopWatching: () => void;
@@ -42,6 +48,7 @@ export class SessionService {
     this.#exports = exports;
     // The file pier or pi itself was told to open may lie outside the session folder.
     this.#explicitFile = options.explicitSessionFile ?? sessionFileIn(options.launch.args, options.launch.cwd);
+    if (this.#explicitFile !== null) this.#checkExplicitFile(this.#explicitFile);
     this.#cwd = options.launch.cwd;
     this.info = { dir, persisted, exportDir: exports.dir };
     this.#stopWatching = catalog.watch(options.onListChanged);
@@ -120,15 +127,28 @@ export class SessionService {
     await this.#exports.close();
   }
 
+  /**
+   * GET /api/sessions/download: the file is opened once (O_NOFOLLOW, never
+   * blocking), its descriptor is checked to be the very file the check
+   * approved (where it really is, per /proc/self/fd), and the bytes are sent
+   * from that descriptor. Checking a path and then opening it again served a
+   * file outside the session folder when a link was swapped in between.
+   */
   async #download(response: ServerResponse, path: string, name: string | null): Promise<void> {
     const check = this.#checkSessionFile(path);
     if (!check.ok) return sendApiError(response, check.error.startsWith("no session file") ? 404 : 403, "forbidden_path", check.error);
-    let size: number;
-    try {
-      size = (await stat(check.path)).size;
-    } catch {
-      return sendApiError(response, 404, "not_found", `no session file at ${path}`);
+    const opened = await openRegularFile(check.path, { what: "a session file", noFollow: true });
+    if (!opened.ok) {
+      if (opened.code === "ENOENT") return sendApiError(response, 404, "not_found", `no session file at ${check.path}`);
+      return sendApiError(response, 403, "forbidden_path", opened.message);
     }
+    const { handle, stats } = opened;
+    const where = await openedFileIs(handle.fd, stats, check.real);
+    if (where !== null) {
+      await handle.close().catch(() => {});
+      return sendApiError(response, 403, "forbidden_path", `${check.path} changed while it was being opened (${where}); nothing was sent`);
+    }
+    const size = stats.size;
     response.writeHead(200, {
       ...SECURITY_HEADERS,
       "Content-Type": "application/x-ndjson; charset=utf-8",
@@ -136,18 +156,54 @@ export class SessionService {
       "Content-Length": String(size),
       "Cache-Control": "no-store",
     });
-    if (size === 0) return void response.end();
+    if (size === 0) {
+      response.end();
+      return void handle.close().catch(() => {});
+    }
     // pi may append while we read: send exactly the bytes the size announced.
-    // pipeline: the file is closed when the browser goes away mid-download (see static-files.ts).
-    pipeline(createReadStream(check.path, { start: 0, end: size - 1 }), response, () => {});
+    // pipeline: the descriptor is closed when the browser goes away mid-download (see static-files.ts).
+    pipeline(handle.createReadStream({ start: 0, end: size - 1 }), response, () => {});
   }
 
   #checkSessionFile(path: string): Check {
     // pi reports a relative sessionFile when its --session-dir was relative (to its cwd).
     const absolute = isAbsolute(path) ? path : resolve(this.#cwd, path);
-    if (this.#explicitFile !== null && absolute === this.#explicitFile) return { ok: true, path: absolute };
+    if (this.#explicitFile !== null && absolute === this.#explicitFile) return this.#checkExplicitFile(absolute);
     return this.catalog.checkSwitchTarget(absolute);
   }
+
+  /**
+   * The file pier was told to open may be anywhere (the user named it) and
+   * may even be reached through a link the user chose; but it must still be
+   * the file it was when first seen: its real path is pinned then, and a
+   * later link or swap that makes the name lead elsewhere is refused.
+   */
+  #checkExplicitFile(absolute: string): Check {
+    let real: string;
+    try {
+      real = realpathSync(absolute);
+    } catch {
+      return { ok: false, error: `no session file at ${absolute}` };
+    }
+    this.#explicitReal ??= real;
+    if (real !== this.#explicitReal) return { ok: false, error: `${absolute} now leads to ${real}, not to ${this.#explicitReal} as when pier started` };
+    const info = lstatSync(real, { throwIfNoEntry: false });
+    if (info === undefined) return { ok: false, error: `no session file at ${absolute}` };
+    if (!info.isFile()) return { ok: false, error: `${absolute} is ${kindOf(info)}, not a session file` };
+    return { ok: true, path: absolute, real };
+  }
+}
+
+/** Why the open descriptor is not the file at `real` (a message), or null when it is. */
+async function openedFileIs(fd: number, stats: Stats, real: string): Promise<string | null> {
+  if (stats.nlink > 1) return "it has other hard links";
+  if (PROC_FD) {
+    const actual = await readlink(`/proc/self/fd/${fd}`).catch(() => null);
+    return actual === real ? null : `it is ${actual ?? "somewhere unknown"}, not ${real}`;
+  }
+  // Without /proc: the same file as the name now (a narrower window, not none).
+  const named = lstatSync(real, { throwIfNoEntry: false });
+  return named !== undefined && named.dev === stats.dev && named.ino === stats.ino ? null : `it is not ${real}`;
 }
 
 function boundedInteger(text: string | null, fallback: number, min: number, max: number): number {

@@ -15,8 +15,9 @@
 // Lines over MAX_PARSED_LINE (a 50 MB tool output) are never held whole: only
 // their first and last bytes are kept. Reading stops at MAX_SCAN_BYTES per
 // file (`partial`).
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { openRegularFileSync } from "../regular-file.ts";
 import type { SessionListItem } from "@pier/protocol";
 
 export const SUMMARY_LIMITS = {
@@ -99,7 +100,12 @@ export type SessionFileReader = { open(path: string): Promise<SessionFileHandle>
  */
 export const fsReader: SessionFileReader = {
   async open(path) {
-    const fd = openSync(path, "r");
+    // Without blocking (a synchronous open of a named pipe would freeze the
+    // relay) and without following a link: listed files are regular files,
+    // and one swapped since is not read.
+    const opened = openRegularFileSync(path, { what: "a session file", noFollow: true });
+    if (!opened.ok) throw Object.assign(new Error(opened.message), { code: opened.kind === "a folder" ? "EISDIR" : opened.code });
+    const fd = opened.fd;
     return {
       read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position) }),
       close: async () => closeSync(fd),
@@ -286,7 +292,9 @@ export function ioErrorSentence(code: string | undefined, error: unknown): strin
     case "EISDIR":
       return "it is a folder, not a file";
     case "ELOOP":
-      return "it is a loop of symbolic links";
+      return "it is a symbolic link now, and session files are not read through one";
+    case "not_regular":
+      return "it is not a regular file (a named pipe, a device…)";
     default:
       return `it cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
   }

@@ -2,7 +2,8 @@
 // cwd filter, unreadable files, symbolic links, mostRecent, and the checks
 // on a switch_session target. Timings for 2,000 files are printed, not
 // asserted (a shared machine makes time limits flaky).
-import { appendFile, mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { appendFile, link, mkdir, mkdtemp, realpath, rename, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,7 +60,7 @@ describe("SessionCatalog", () => {
     expect(await missing.mostRecent()).toBeNull();
   });
 
-  it("lists only .jsonl regular files, and links only when they stay inside the folder", async () => {
+  it("lists only .jsonl regular files, never a symbolic link (a switch to one is refused)", async () => {
     await session("real.jsonl", simple("real"), 5);
     await writeFile(join(dir, "notes.txt"), "x");
     await mkdir(join(dir, "folder.jsonl"));
@@ -68,7 +69,7 @@ describe("SessionCatalog", () => {
     await symlink(join(dir, "real.jsonl"), join(dir, "alias.jsonl"));
     await symlink(join(dir, "nowhere.jsonl"), join(dir, "dangling.jsonl"));
     const listed = await catalog().list();
-    expect(listed.sessions.map((s) => s.path).sort()).toEqual([join(dir, "alias.jsonl"), join(dir, "real.jsonl")]);
+    expect(listed.sessions.map((s) => s.path).sort()).toEqual([join(dir, "real.jsonl")]);
   });
 
   it("lists unreadable files with the reason, and whether a session's folder still exists", async () => {
@@ -162,11 +163,11 @@ describe("SessionCatalog", () => {
   });
 
   describe("checkSwitchTarget", () => {
-    it("accepts a session file of the folder, even through a link or a roundabout path", async () => {
+    it("accepts a session file of the folder, even when the folder is reached through a link or a roundabout path", async () => {
       const path = await session("s.jsonl", simple("hi"), 1);
       const sessions = catalog({ filterCwd: true });
-      expect(sessions.checkSwitchTarget(path)).toEqual({ ok: true, path });
-      expect(sessions.checkSwitchTarget(join(dir, "..", "sessions", "s.jsonl"))).toEqual({ ok: true, path });
+      expect(sessions.checkSwitchTarget(path)).toEqual({ ok: true, path, real: path });
+      expect(sessions.checkSwitchTarget(join(dir, "..", "sessions", "s.jsonl"))).toEqual({ ok: true, path, real: path });
       await symlink(dir, join(root, "alias"));
       expect(sessions.checkSwitchTarget(join(root, "alias", "s.jsonl"))).toMatchObject({ ok: true });
     });
@@ -189,7 +190,9 @@ describe("SessionCatalog", () => {
       expect(errorOf("")).toMatch(/empty/);
       expect(errorOf(join(dir, "missing.jsonl"))).toBe(`no session file at ${join(dir, "missing.jsonl")}`);
       expect(errorOf(join(dir, "..", "outside.jsonl"))).toBe(`${join(root, "outside.jsonl")} is outside this workspace's session folder ${dir}`);
-      expect(errorOf(join(dir, "link.jsonl"))).toBe(`${join(dir, "link.jsonl")} is outside this workspace's session folder ${dir}`);
+      expect(errorOf(join(dir, "link.jsonl"))).toBe(
+        `${join(dir, "link.jsonl")} is a symbolic link; Pier opens only session files stored in the session folder itself, never through a link`,
+      );
       expect(errorOf(join(dir, "folder.jsonl"))).toBe(`${join(dir, "folder.jsonl")} is a folder, not a session file`);
       expect(errorOf(join(dir, "notes.txt"))).toBe(`${join(dir, "notes.txt")} is not a session file: its name does not end in .jsonl`);
       expect(errorOf(join(dir, "plain.jsonl"))).toBe(`${join(dir, "plain.jsonl")} is not a pi session: its first line is not a session header`);
@@ -200,6 +203,51 @@ describe("SessionCatalog", () => {
       // Without pi's cwd filter, another folder's session is pi's business.
       expect(catalog().checkSwitchTarget(join(dir, "other.jsonl"))).toMatchObject({ ok: true });
       expect(catalog({ dir: join(root, "nope") }).checkSwitchTarget(join(dir, "s.jsonl")).ok).toBe(false);
+    });
+
+    // Hole 4 of issue 31: pi opens the path itself after the check, so a
+    // link is refused whatever it points to today (its target can be swapped).
+    it("refuses a symbolic link even to a session inside the folder, a hard-linked file, and a sub-folder", async () => {
+      const path = await session("s.jsonl", simple("hi"), 1);
+      await symlink(path, join(dir, "alias.jsonl"));
+      await symlink("s.jsonl", join(dir, "relative-alias.jsonl"));
+      await link(path, join(root, "hard-twin.jsonl"));
+      await mkdir(join(dir, "sub"));
+      await writeFile(join(dir, "sub", "deep.jsonl"), simple("deep"));
+      await symlink(dir, join(dir, "loop"));
+      const sessions = catalog();
+      const errorOf = (candidate: string) => {
+        const result = sessions.checkSwitchTarget(candidate);
+        return result.ok ? "accepted" : result.error;
+      };
+      const viaLink = "is a symbolic link; Pier opens only session files stored in the session folder itself, never through a link";
+      expect(errorOf(join(dir, "alias.jsonl"))).toBe(`${join(dir, "alias.jsonl")} ${viaLink}`);
+      expect(errorOf(join(dir, "relative-alias.jsonl"))).toBe(`${join(dir, "relative-alias.jsonl")} ${viaLink}`);
+      expect(errorOf(path)).toBe(`${path} has other hard links; Pier does not open hard-linked session files, their other names may be anywhere`);
+      expect(errorOf(join(dir, "sub", "deep.jsonl"))).toBe(`${join(dir, "sub", "deep.jsonl")} is in a sub-folder of the session folder ${dir}; pi keeps its sessions in the folder itself`);
+    });
+
+    it("refuses a named pipe at once (it is never waited on), as every file it was told to read", async () => {
+      execFileSync("mkfifo", [join(dir, "pipe.jsonl")]);
+      const started = performance.now();
+      expect(catalog().checkSwitchTarget(join(dir, "pipe.jsonl"))).toEqual({ ok: false, error: `${join(dir, "pipe.jsonl")} is a named pipe (FIFO), not a session file` });
+      expect(await catalog().list()).toMatchObject({ total: 0 });
+      expect(performance.now() - started).toBeLessThan(2000);
+    });
+
+    it("pins the session folder where it first was: the folder swapped for a link to another is refused", async () => {
+      const path = await session("s.jsonl", simple("hi"), 1);
+      const sessions = catalog();
+      expect(sessions.checkSwitchTarget(path)).toMatchObject({ ok: true });
+      const elsewhere = join(root, "elsewhere");
+      await mkdir(elsewhere);
+      await writeFile(join(elsewhere, "s.jsonl"), simple("not yours"));
+      await rename(dir, join(root, "sessions.real"));
+      await symlink(elsewhere, dir);
+      expect(sessions.checkSwitchTarget(path)).toEqual({
+        ok: false,
+        error: `${path} is outside this workspace's session folder ${dir}, which now leads to ${elsewhere} instead of ${dir} (was it replaced by a link?)`,
+      });
     });
   });
 

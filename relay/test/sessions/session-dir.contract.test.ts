@@ -84,7 +84,7 @@ async function checkAgainstPi(setup: Setup): Promise<{ resolution: SessionDirRes
     partial: false,
   });
   expect(await catalog.mostRecent()).toBe(file);
-  expect(catalog.checkSwitchTarget(file)).toEqual({ ok: true, path: file });
+  expect(catalog.checkSwitchTarget(file)).toMatchObject({ ok: true, path: file });
   return { resolution, sessionFile, root, project };
 }
 
