@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { CLOSE_REVOKED } from "@pier/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandId, connectBrowser, exchangeToken, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
+import { networkWarning } from "../../src/network-warning.ts";
 
 /** pier's stderr line for a non-loopback --host (relay/src/cli.ts), after its "pier: " prefix. */
 const hostWarning = (host: string) =>
@@ -268,9 +269,14 @@ describe("showing Pier through an SSH tunnel (docs/remote-demos.md)", () => {
 
   it("opens Pier with a driver link at the tunnel's address, once", async ({ skip }) => {
     skipWithoutSsh(skip);
-    const address = `127.0.0.1:${tunnel!.port}`;
-    // The link pier printed, with the tunnel's address in place of pier's own.
+    // The link pier printed, with the tunnel's port in place of pier's own: the
+    // guest's browser resolves pier's `*.localhost` name to its own loopback,
+    // where the tunnel listens.
+    const address = `${pier!.hostname}:${tunnel!.port}`;
     const link = `http://${address}/?token=${pier!.token}`;
+    // Typed with 127.0.0.1 instead, the link is handed over to that name, unspent.
+    const typed = await fetch(`http://127.0.0.1:${tunnel!.port}/?token=${pier!.token}`, { redirect: "manual" });
+    expect({ status: typed.status, location: typed.headers.get("location") }).toEqual({ status: 303, location: link });
     const cookie = await exchangeToken(link, pier!.port);
     driver = await connectBrowser(through(pier!, address, cookie));
     browsers.push(driver);
@@ -285,7 +291,7 @@ describe("showing Pier through an SSH tunnel (docs/remote-demos.md)", () => {
   it("opens Pier as a viewer for everyone with a viewer link, until the driver revokes it", async ({ skip }) => {
     skipWithoutSsh(skip);
     if (!driver) throw new Error("no driver came in through the tunnel (see the test before)");
-    const address = `127.0.0.1:${tunnel!.port}`;
+    const address = `${pier!.hostname}:${tunnel!.port}`;
     driver.send({ type: "pier.create_link", role: "viewer" });
     const created = await driver.waitForFrame("link_created");
     const link = `http://${address}/?token=${created.token}`;
@@ -308,7 +314,7 @@ describe("showing Pier through an SSH tunnel (docs/remote-demos.md)", () => {
     expect(await firstBytes(elsewhere.port)).toBe("");
     await stopProcess(elsewhere.process);
     // Through the tunnel to pier's port, pier answers (and wants a cookie).
-    expect((await fetch(`http://127.0.0.1:${tunnel!.port}/api/files/tree`)).status).toBe(401);
+    expect((await fetch(`http://${pier!.hostname}:${tunnel!.port}/api/files/tree`)).status).toBe(401);
     // A command runs the forced /bin/false instead: no output, exit status 1.
     const shell = sshd!.ssh([], ["id"]);
     let output = "";
@@ -345,8 +351,9 @@ describe("pier --host (docs/remote-demos.md)", () => {
     const pier = await startPier(["--demo", "--host", "0.0.0.0"]);
     running.push(pier);
     await stderrLine(pier, hostWarning("0.0.0.0"));
-    // The printed link names 127.0.0.1; from elsewhere it is this machine's address instead.
-    expect(new URL(pier.url).hostname).toBe("127.0.0.1");
+    for (const line of networkWarning("0.0.0.0", 0, "")) if (!line.startsWith("WARNING: listening")) await stderrLine(pier, `pier: ${line}`);
+    // The printed link names pier's own name (this machine's browser keeps its cookie off the IP address); from elsewhere it is this machine's address instead.
+    expect(new URL(pier.url).hostname).toMatch(/^pier-[a-z2-7]{10}\.localhost$/);
     const address = `${ownAddress}:${pier.port}`;
     const cookie = await exchangeToken(`http://${address}/?token=${pier.token}`, pier.port);
     const browser = await connectBrowser(through(pier, address, cookie));

@@ -21,7 +21,8 @@ async function makeLink(driver: Browser, role: "driver" | "viewer"): Promise<{ u
   driver.send({ type: "pier.create_link", role });
   const frame = await driver.waitUntil(() => driver.frames.filter((f): f is Frame<"link_created"> => f.type === "link_created")[before], "link_created");
   expect(frame.link.role).toBe(role);
-  return { url: `http://127.0.0.1:${new URL(driver.ws.url).port}/?token=${frame.token}`, linkId: frame.link.id };
+  // The address the driver's page is at (pier's own host name), as the Share panel builds it.
+  return { url: `http://${new URL(driver.ws.url).host}/?token=${frame.token}`, linkId: frame.link.id };
 }
 
 async function ask(browser: Browser, command: Record<string, unknown>): Promise<PiRecord> {
