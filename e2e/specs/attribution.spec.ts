@@ -117,6 +117,58 @@ test.describe("prompts, aborts and new sessions", () => {
     }
   });
 
+  test("a page that reloads, mid-answer or after, and one that joins late still say who sent the earlier prompts", async ({ pier, browser }) => {
+    const { url: viewerUrl } = await viewerLinkAndProject(pier);
+    const ada = await enter(browser, pier.url, "Ada");
+    const bob = await enter(browser, await pier.freshUrl(), "Bob");
+    try {
+      await send(ada.page, "Hello from Ada");
+      await expect(conversation(bob.page).getByRole("group", { name: "Message from Ada" })).toHaveCount(1);
+      await expect(agent(bob.page)).toHaveAccessibleName("Agent: Idle");
+      // Bob sends the same words: the log must keep them apart by order, as live.
+      await send(bob.page, "Hello from Ada");
+      await expect(conversation(ada.page).getByRole("group", { name: "Message from Bob" })).toHaveCount(1);
+      await expect(agent(ada.page)).toHaveAccessibleName("Agent: Idle");
+      await send(ada.page, "Count slowly, please");
+      await expect(conversation(bob.page).getByRole("article", { name: "pi" }).last()).toContainText("Counting slowly: one");
+
+      // Bob reloads while Ada's answer is still streaming.
+      await bob.page.reload();
+      await expect(bob.page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+      const fromAda = conversation(bob.page).getByRole("group", { name: "Message from Ada" });
+      await expect(fromAda).toHaveCount(2);
+      await expect(fromAda.first().locator(".author")).toHaveText("Ada");
+      await expect(fromAda.first().getByRole("article", { name: "Ada" })).toHaveText("Hello from Ada");
+      await expect(fromAda.last().getByRole("article", { name: "Ada" })).toHaveText("Count slowly, please");
+      // His own prompt is his again ("You"), not someone else's.
+      const bobsOwn = conversation(bob.page).getByRole("group", { name: "Your message" });
+      await expect(bobsOwn).toHaveCount(1);
+      await expect(bobsOwn.locator(".author")).toHaveText("You");
+      await expect(bobsOwn.getByRole("article")).toHaveText("Hello from Ada");
+
+      // A viewer who arrives after all of it is told the same (viewers get command_sent live too).
+      await expect(agent(ada.page)).toHaveAccessibleName("Agent: Idle", { timeout: 20_000 });
+      const viewer = await enter(browser, viewerUrl, "Vera");
+      try {
+        const seen = conversation(viewer.page);
+        await expect(seen.getByRole("group", { name: "Message from Ada" })).toHaveCount(2);
+        await expect(seen.getByRole("group", { name: "Message from Bob" })).toHaveCount(1);
+        await expect(seen.getByRole("group", { name: "Message from Bob" }).getByRole("article", { name: "Bob" })).toHaveText("Hello from Ada");
+      } finally {
+        await viewer.context.close();
+      }
+
+      // Ada reloads after the run: her prompts are hers ("You"), Bob's is Bob's.
+      await ada.page.reload();
+      await expect(ada.page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+      await expect(conversation(ada.page).getByRole("group", { name: "Message from Bob" })).toHaveCount(1);
+      await expect(conversation(ada.page).getByRole("group", { name: "Your message" }).locator(".author")).toHaveText(["You", "You"]);
+    } finally {
+      await ada.context.close();
+      await bob.context.close();
+    }
+  });
+
   test("a name with markup is shown as text", async ({ pier, browser }) => {
     // Within the relay's 40 characters, so it arrives whole.
     const name = "<img src=x onerror=window.__pwned=1>Mal";

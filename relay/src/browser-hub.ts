@@ -101,6 +101,11 @@ export class BrowserHub {
     return this.#clients.size;
   }
 
+  /** Stream offset of the next byte pi writes (bytes waiting for a batch included): a command written now is echoed at or after it. */
+  get streamEnd(): number {
+    return this.#replay.end + this.#batcher.pendingBytes;
+  }
+
   /** A new browser: `hello` first, then the replay, `replay_end`, and live traffic. */
   add(socket: WebSocket, hello: (client: BrowserClient) => RelayFrame): BrowserClient {
     const client = new BrowserClient(socket, (written) => this.#onWritten(written));

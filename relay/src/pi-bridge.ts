@@ -14,6 +14,7 @@ import { Room } from "./room.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import { StdoutReplay } from "./stdout-replay.ts";
 import { SecretScrubber } from "./secret-scrubber.ts";
+import { SentLog } from "./sent-log.ts";
 import { RELAY_VERSION } from "./version.ts";
 
 const RECENT_STDERR_LINES = 200;
@@ -40,6 +41,8 @@ export class PiBridge {
   readonly #replay: StdoutReplay;
   readonly #recentStderr: string[] = [];
   readonly #reclaim = new ChunkReclaim();
+  /** Who sent the recent prompts, for browsers that join later (sent-log.ts). */
+  readonly #sentLog = new SentLog();
   /** For the launch pi runs with now (a restart may bring other arguments). */
   #scrubber: { launch: PiProcess["launch"]; scrubber: SecretScrubber } | null = null;
   #stdinBlocked = false;
@@ -58,6 +61,7 @@ export class PiBridge {
       this.hub.flushStdout();
       if (child.state === "starting") {
         this.#replay.clear();
+        this.#sentLog.clear();
         this.#recentStderr.length = 0;
       } else if (child.state === "running") {
         this.hub.broadcastAfterStdout({ type: "child_started", child });
@@ -109,6 +113,7 @@ export class PiBridge {
         you,
         people: room.people.list(),
         heartbeatMs: this.heartbeat.intervalMs,
+        sent: this.#sentLog.forJoiner(grant.id, this.#replay.start),
       };
     });
     this.heartbeat.watch(client);
@@ -184,6 +189,7 @@ export class PiBridge {
         command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
       });
     }
+    this.#sentLog.note(this.room.people, client.id, frame.type, frame.command, frame.line, this.hub.streamEnd);
     const accepted = pi.writeLine(frame.line);
     this.room.announceCommand(client, frame.line);
     if (!accepted && !this.#stdinBlocked) {

@@ -41,6 +41,20 @@ export type DemoInfo = {
   tour?: boolean;
 };
 
+/**
+ * A prompt, steer or follow-up the relay wrote to pi, as its command_sent
+ * frame announced it (images' data left out), for a page that joins later.
+ */
+export type SentPrompt = {
+  sender: Person;
+  line: string;
+  at: number;
+  /** Bytes into the replay that follows the hello where the command went to pi: its echo comes after this. */
+  offset: number;
+  /** Sent by this browser (the same cookie) before it reloaded. */
+  mine?: true;
+};
+
 export type RelayErrorCode =
   | "frame_too_large"
   | "binary_frame"
@@ -89,6 +103,13 @@ export type RelayFrame =
        * a connection that died without closing, and reconnects.
        */
       heartbeatMs: number;
+      /**
+       * Recent prompts, steers and follow-ups whose user message may still be
+       * in the replay, oldest first, so that this page can say who sent them
+       * (as it would have from their command_sent frames). Absent from older
+       * relays and captures.
+       */
+      sent?: SentPrompt[];
     }
   | { type: "replay_end" }
   /** Nothing else went to this browser for `heartbeatMs`: the relay is still here. */

@@ -84,3 +84,23 @@ describe("userMessageKey", () => {
     expect(userMessageKey(null)).toBeNull();
   });
 });
+
+describe("PromptMatcher after a reload (the relay's log of who sent what)", () => {
+  it("matches a replayed user message only with a logged prompt, never with one this page sent meanwhile", () => {
+    const matcher = new PromptMatcher();
+    matcher.sent(byAda, { type: "prompt", message: "again" }, true);
+    // Typed while reconnecting, sent as soon as the hello came: its echo is still to come.
+    matcher.sent(self, { type: "prompt", message: "again" });
+    expect(matcher.match(user("again"), true)).toEqual(byAda);
+    expect(matcher.match(user("again"), true)).toBeNull();
+    expect(matcher.match(user("again"))).toEqual(self);
+  });
+
+  it("lets a logged prompt whose echo comes after the replay match live, before newer ones", () => {
+    const matcher = new PromptMatcher();
+    matcher.sent(byAda, { type: "follow_up", message: "then this" }, true);
+    matcher.sent(byBob, { type: "follow_up", message: "then this" });
+    expect(matcher.match(user("then this"))).toEqual(byAda);
+    expect(matcher.match(user("then this"))).toEqual(byBob);
+  });
+});

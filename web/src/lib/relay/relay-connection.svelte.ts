@@ -207,6 +207,8 @@ export class RelayConnection {
   #lines: DecodedLine[] = [];
   #lineAt = 0;
   #linesArrivedAt = 0;
+  /** Bytes of pi's stream handed to the decoder since the hello (where the hello's logged prompts went to pi is counted in these). */
+  #streamBytes = 0;
   #draining = false;
   /** While set, what arrives is queued and not applied (see holdUntil). */
   #held: Promise<unknown> | null = null;
@@ -754,6 +756,7 @@ export class RelayConnection {
             // decoded a slice at a time, so that the budget can end the
             // work between slices.
             this.#queue[this.#queueHead] = { kind: "bytes", bytes: item.bytes.subarray(DECODE_SLICE_BYTES), at: item.at, tapped: true };
+            this.#streamReached(DECODE_SLICE_BYTES);
             this.#lines = this.#decoder.push(item.bytes.subarray(0, DECODE_SLICE_BYTES));
             this.#lineAt = 0;
             this.#linesArrivedAt = item.at;
@@ -764,6 +767,7 @@ export class RelayConnection {
               this.#queueHead = 0;
             }
             if (item.kind === "bytes") {
+              this.#streamReached(item.bytes.length);
               this.#lines = this.#decoder.push(item.bytes);
               this.#lineAt = 0;
               this.#linesArrivedAt = item.at;
@@ -802,6 +806,12 @@ export class RelayConnection {
     }
   }
 
+  /** `length` more bytes of pi's stream are about to be decoded: the prompts logged before them count as sent (attribution). */
+  #streamReached(length: number): void {
+    this.#streamBytes += length;
+    if (this.attribution.awaitingStream) this.attribution.streamAt(this.#streamBytes);
+  }
+
   /** Returns true when the frame started or ended a replay. */
   #onTextFrame(text: string, at: number): boolean {
     let frame: RelayFrame;
@@ -829,6 +839,7 @@ export class RelayConnection {
         return true;
       case "child_started":
         this.#failCalls("pi restarted before answering.");
+        this.attribution.forgetLog();
         this.#decoder = new JsonlDecoder();
         resetSessionState(this.session);
         this.#emitRecord({ kind: "reset" });
@@ -924,7 +935,9 @@ export class RelayConnection {
     this.#emitRecord({ kind: "reset" });
     this.replaying = true;
     this.#replayHeadMayBeCut = hello.replay.truncated;
-    this.attribution.reset();
+    // Who sent the prompts the replay may echo: fed in as the stream reaches each.
+    this.attribution.reset(Array.isArray(hello.sent) ? hello.sent : []);
+    this.#streamBytes = 0;
     // Changes while we were away were not announced (a replay shows none: its files are not here).
     if (wasConnectedBefore && !this.readOnly) this.#emitWorkspaceChanged(null, true);
   }

@@ -4,7 +4,13 @@
 // new session" at the top of the new one). The connection feeds it, in the
 // order things arrived: commands this browser sent, the relay's command_sent
 // frames, and pi's records after the reducer applied them.
-import type { Person } from "@pier/protocol";
+//
+// A page that joins late (a reload, a classmate) saw none of the earlier
+// commands go out. The hello hands it the relay's log of them (relay/src/
+// sent-log.ts), each with where in the stream that follows it went to pi;
+// each is fed to the matcher when the stream reaches that place (streamAt),
+// so the replayed user messages match exactly as they did live.
+import type { Person, SentPrompt } from "@pier/protocol";
 import type { SessionState } from "../session/session-state.ts";
 import { addMarker } from "../session/run-events.ts";
 import { describeCommand } from "./room-actions.ts";
@@ -28,6 +34,9 @@ export class Attribution {
   readonly #matcher = new PromptMatcher();
   /** Another browser's command id → the marker to add when pi answers it. */
   readonly #waiting = new Map<string, Waiting>();
+  /** The hello's log of earlier prompts, oldest first; those before #loggedHead went to the matcher. */
+  #logged: readonly SentPrompt[] = [];
+  #loggedHead = 0;
 
   /** The author of a user message, or null when unknown (then no label is shown). */
   authorOf(message: unknown): Author | null {
@@ -67,10 +76,10 @@ export class Attribution {
   record(value: unknown, session: SessionState, replaying: boolean): void {
     if (typeof value !== "object" || value === null) return;
     const record = value as { type?: unknown; message?: unknown; id?: unknown; command?: unknown; success?: unknown; data?: unknown };
-    if (record.type === "message_end" && !replaying) {
+    if (record.type === "message_end") {
       const key = userMessageKey(record.message);
       if (key === null || key in this.authors) return;
-      const author = this.#matcher.match(record.message);
+      const author = this.#matcher.match(record.message, replaying);
       if (author !== null) this.#remember(key, author);
       return;
     }
@@ -84,10 +93,43 @@ export class Attribution {
     mark(session, waiting.by, waiting.text);
   }
 
-  /** A new hello: what was pending belongs to a connection that is gone. */
-  reset(): void {
+  /** A new hello: what was pending belongs to a connection that is gone; `sent` is the relay's log of earlier prompts. */
+  reset(sent: readonly SentPrompt[] = []): void {
     this.#matcher.clear();
     this.#waiting.clear();
+    this.#logged = sent;
+    this.#loggedHead = 0;
+  }
+
+  /** True while logged prompts wait for the stream to reach them (the connection counts bytes only then). */
+  get awaitingStream(): boolean {
+    return this.#loggedHead < this.#logged.length;
+  }
+
+  /**
+   * The stream since the hello is about to be read up to `bytes`: the logged
+   * prompts that went to pi before that point are now as good as seen going
+   * out (their echo can be in what is read next, never before them).
+   */
+  streamAt(bytes: number): void {
+    while (this.#loggedHead < this.#logged.length) {
+      const entry = this.#logged[this.#loggedHead]!;
+      if (typeof entry.offset !== "number" || entry.offset >= bytes) return;
+      this.#loggedHead++;
+      let command: unknown;
+      try {
+        command = JSON.parse(entry.line);
+      } catch {
+        continue;
+      }
+      this.#matcher.sent(entry.mine === true ? { kind: "self" } : { kind: "person", person: entry.sender }, command, true);
+    }
+  }
+
+  /** pi restarted: a new stream, in which the logged prompts have no place. */
+  forgetLog(): void {
+    this.#logged = [];
+    this.#loggedHead = 0;
   }
 
   #sent(author: Author, command: unknown): void {

@@ -4,7 +4,10 @@
 // it is sent (by this browser, or announced by the relay as another's), and
 // the user message pi echoes takes the oldest queued entry with the same
 // text and number of images. No match means no author: a label is left out
-// rather than guessed (a reload, a late join, a template pi expanded).
+// rather than guessed (a message older than the relay's log of who sent
+// what, a template pi expanded). A page that joins late is handed that log
+// (the hello's `sent`): those entries are marked `logged`, and only they can
+// match the user messages of the replay that follows.
 //
 // Pure: no Svelte, no DOM; attribution.svelte.ts makes it reactive.
 import type { Person } from "@pier/protocol";
@@ -17,6 +20,8 @@ type Pending = {
   images: number;
   /** Waits in pi's queue (a steer or follow-up): clear_queue drops it. */
   queued: boolean;
+  /** From the relay's log of who sent what (a page that joined late), not seen going out. */
+  logged: boolean;
 };
 
 /** Sent prompts waiting for their user message; the oldest go first beyond this. */
@@ -68,10 +73,10 @@ export class PromptMatcher {
   }
 
   /** A prompt, steer or follow-up went to pi (other commands are ignored). */
-  sent(author: Author, command: unknown): void {
+  sent(author: Author, command: unknown, logged = false): void {
     const prompt = promptOf(command);
     if (prompt === null) return;
-    this.#pending.push({ author, ...prompt });
+    this.#pending.push({ author, ...prompt, logged });
     if (this.#pending.length > MAX_PENDING) this.#pending.splice(0, this.#pending.length - MAX_PENDING);
   }
 
@@ -80,11 +85,15 @@ export class PromptMatcher {
     this.#pending = this.#pending.filter((p) => !p.queued);
   }
 
-  /** pi echoed a user message: who sent it, or null when no sent prompt matches. */
-  match(message: unknown): Author | null {
+  /**
+   * pi echoed a user message: who sent it, or null when no sent prompt
+   * matches. `loggedOnly` while a replay of earlier output plays: only a
+   * logged entry can be what it echoes (this page's own, sent meanwhile, come after it).
+   */
+  match(message: unknown, loggedOnly = false): Author | null {
     const parts = userMessageParts(message);
     if (parts === null) return null;
-    const index = this.#pending.findIndex((p) => p.text === parts.text && p.images === parts.images);
+    const index = this.#pending.findIndex((p) => p.text === parts.text && p.images === parts.images && (p.logged || !loggedOnly));
     if (index === -1) return null;
     const [taken] = this.#pending.splice(index, 1);
     return taken!.author;
