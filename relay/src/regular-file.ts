@@ -102,3 +102,29 @@ function refusedOpen(path: string, error: unknown, options: OpenOptions): NotOpe
 export function errnoCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
 }
+
+/**
+ * The whole text of a regular file of at most `maxBytes`, read from the
+ * descriptor that was checked; otherwise a sentence (a named pipe is never
+ * waited on, a huge file never read into memory).
+ */
+export async function readRegularTextFile(path: string, options: OpenOptions & { maxBytes: number }): Promise<{ ok: true; text: string } | NotOpened> {
+  const opened = await openRegularFile(path, options);
+  if (!opened.ok) return opened;
+  const { handle, stats } = opened;
+  try {
+    if (stats.size > options.maxBytes) return { ok: false, code: "too_large", message: `${path} is larger than ${options.maxBytes} bytes, too large for ${options.what}` };
+    const buffer = Buffer.alloc(stats.size);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return { ok: true, text: buffer.subarray(0, length).toString("utf8") };
+  } catch (error) {
+    return { ok: false, code: errnoCode(error) ?? "EIO", message: `${path} cannot be read (${errnoCode(error) ?? String(error)})` };
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}

@@ -7,7 +7,7 @@
 // That keeps selection a pure function of the request body, so a retried or
 // replayed request gets the same answer instead of "the next one in a queue".
 
-import { readFile } from "node:fs/promises";
+import { readRegularTextFile } from "../regular-file.ts";
 
 /** One thing the model does while answering, in order. */
 export type Step =
@@ -74,16 +74,15 @@ export class ScenarioError extends Error {
   override name = "ScenarioError";
 }
 
+const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
 const FINISH_REASONS: readonly string[] = ["stop", "tool_calls", "length"];
 
 /** Reads and validates a scenario JSON file; throws ScenarioError naming the file and the bad field. */
 export async function loadScenario(path: string): Promise<Scenario> {
-  let raw: string;
-  try {
-    raw = await readFile(path, "utf8");
-  } catch (error) {
-    throw new ScenarioError(`${path}: cannot read scenario file (${(error as Error).message})`);
-  }
+  // Never waits on a named pipe: a file that is not a regular one is named for what it is.
+  const read = await readRegularTextFile(path, { what: "a scenario file", maxBytes: MAX_SCENARIO_BYTES });
+  if (!read.ok) throw new ScenarioError(`${path}: cannot read scenario file (${read.message})`);
+  const raw = read.text;
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -16,10 +16,11 @@
 // pi expands "~" and file:// URLs in all of these but does not resolve a
 // relative path: it stays relative to pi's working folder (which is `cwd`),
 // so that is what it is resolved against here.
-import { readFile, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readRegularTextFile } from "../regular-file.ts";
 
 export type SessionDirSource = "cli" | "env" | "settings" | "default";
 
@@ -174,9 +175,16 @@ async function sessionDirSetting(cwd: string, agentDir: string): Promise<string 
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** Far more than any settings file; a larger one counts as unreadable. */
+const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
+
 async function readSettings(path: string): Promise<Record<string, unknown>> {
+  // A project's settings file comes with the folder: one that is a named pipe
+  // must not keep pier from starting (a plain readFile waits on it forever).
+  const read = await readRegularTextFile(path, { what: "a settings file", maxBytes: MAX_SETTINGS_BYTES });
+  if (!read.ok) return {};
   try {
-    const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+    const text = read.text.replace(/^\uFEFF/, "");
     if (text === "") return {};
     const parsed: unknown = JSON.parse(text);
     return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,6 +74,13 @@ describe("loadScenario", () => {
     await writeFile(broken, "{ not json");
     await expect(loadScenario(broken)).rejects.toThrow(`${broken}: not valid JSON`);
     await expect(loadScenario(join(dir, "missing.json"))).rejects.toThrow(/missing\.json: cannot read scenario file/);
+  });
+
+  // Hole 9 of issue 31: `--demo-scenario <FIFO>` waited forever for a writer.
+  it("names a named pipe for what it is, at once, instead of waiting on it", async () => {
+    const fifo = join(dir, "pipe.json");
+    execFileSync("mkfifo", [fifo]);
+    await expect(loadScenario(fifo)).rejects.toThrow(`${fifo}: cannot read scenario file (${fifo} is a named pipe (FIFO), not a scenario file)`);
   });
 
   it("reports an invalid scenario with the path", async () => {

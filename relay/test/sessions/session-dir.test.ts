@@ -1,5 +1,6 @@
 // resolveSessionDir: every source pi 0.87.1 reads at start-up, their order,
 // and the ways pi's own parsing and settings loading fall through.
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,15 @@ describe("resolveSessionDir", () => {
     await mkdir(join(project, ".pi"), { recursive: true });
     await writeFile(join(project, ".pi", "settings.json"), typeof settings === "string" ? settings : JSON.stringify(settings));
   };
+
+  // Hole 9 of issue 31: a project's .pi/settings.json that is a named pipe
+  // kept pier from ever starting (a plain readFile waits for a writer).
+  it("takes a settings file that is a named pipe as empty, without waiting on it", async () => {
+    await mkdir(join(project, ".pi"), { recursive: true });
+    execFileSync("mkfifo", [join(project, ".pi", "settings.json")]);
+    execFileSync("mkfifo", [join(agent, "settings.json")]);
+    expect(await resolveWith()).toMatchObject({ dir: defaultDir, source: "default" });
+  });
 
   it("defaults to <agentDir>/sessions/--<cwd with separators as dashes>--", async () => {
     expect(await resolveWith()).toEqual({ dir: defaultDir, filterCwd: false, source: "default", persisted: true, cwd: project });
