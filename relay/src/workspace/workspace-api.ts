@@ -22,7 +22,7 @@ export type WorkspaceChange = { action: "saved" | "created" | "renamed" | "delet
 type Route = {
   method: "GET" | "PUT" | "POST";
   bodyLimit?: number;
-  run: (url: URL, body: Record<string, unknown>) => Promise<unknown>;
+  run: (url: URL, body: Record<string, unknown>, request: IncomingMessage) => Promise<unknown>;
   /** What a successful run changed (routes that change nothing have none). */
   changed?: (body: Record<string, unknown>) => WorkspaceChange;
 };
@@ -31,10 +31,16 @@ export function createWorkspaceApi(deps: {
   files: WorkspaceFiles;
   git: GitFacts;
   log: (line: string) => void;
+  /**
+   * May git run the repository's own commands (filters, diff drivers…) for
+   * this request? Only a driver's, in a trusted workspace; absent: never.
+   */
+  repoCommands?: (request: IncomingMessage) => Promise<boolean>;
   /** Told after each successful change, with the request that made it. */
   onChanged?: (request: IncomingMessage, change: WorkspaceChange) => void;
 }): WorkspaceApiHandler {
   const { files, git, log } = deps;
+  const repoCommands = async (request: IncomingMessage) => (await deps.repoCommands?.(request)) === true;
   const small = WORKSPACE_LIMITS.maxBodyBytes;
   const routes = new Map<string, Route[]>([
     [WORKSPACE_API_PATHS.tree, [{ method: "GET", run: () => files.tree() }]],
@@ -69,8 +75,11 @@ export function createWorkspaceApi(deps: {
       WORKSPACE_API_PATHS.delete,
       [{ method: "POST", bodyLimit: small, run: (_url, body) => files.delete(body.path, body.recursive), changed: (body) => ({ action: "deleted", path: String(body.path) }) }],
     ],
-    [WORKSPACE_API_PATHS.gitStatus, [{ method: "GET", run: () => git.status() }]],
-    [WORKSPACE_API_PATHS.gitHead, [{ method: "GET", run: (url) => git.head(url.searchParams.get("path")) }]],
+    [WORKSPACE_API_PATHS.gitStatus, [{ method: "GET", run: async (_url, _body, request) => git.status({ repoCommands: await repoCommands(request) }) }]],
+    [
+      WORKSPACE_API_PATHS.gitHead,
+      [{ method: "GET", run: async (url, _body, request) => git.head(url.searchParams.get("path"), { repoCommands: await repoCommands(request) }) }],
+    ],
   ]);
 
   return async (request, response, url) => {
@@ -97,7 +106,7 @@ export function createWorkspaceApi(deps: {
         }
         body = await readJsonObject(request, route.bodyLimit ?? small);
       }
-      const result = await route.run(url, body);
+      const result = await route.run(url, body, request);
       sendJson(response, 200, result);
       if (route.changed) deps.onChanged?.(request, route.changed(body));
     } catch (error) {
