@@ -52,6 +52,16 @@ export function readRelayRequest(type: RelayRequest["type"], value: Record<strin
       if (!isText(id, MAX_ID_LENGTH) || typeof accepted !== "boolean") return fail("pier.resolve_suggestion needs id (a suggestion's id) and accepted (a boolean)");
       return { ok: true, request: { type, id, accepted } };
     }
+    case "pier.trust_workspace": {
+      const trusted = value["trusted"];
+      const sessionFile = value["sessionFile"];
+      if (typeof trusted !== "boolean") return fail("pier.trust_workspace.trusted must be true (trust the folder) or false (distrust it)");
+      if (sessionFile === undefined) return { ok: true, request: { type, trusted } };
+      if (!isText(sessionFile, MAX_PATH_LENGTH) || sessionFile.includes("\0")) {
+        return fail(`pier.trust_workspace.sessionFile must be a file path (a non-empty string of at most ${MAX_PATH_LENGTH} characters)`);
+      }
+      return { ok: true, request: { type, trusted, sessionFile } };
+    }
   }
 }
 

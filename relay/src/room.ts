@@ -103,8 +103,8 @@ export class Room {
     this.broadcast({ type: "activity", by: grant ? this.people.byGrant(grant.id) : null, at: Date.now(), ...activity });
   }
 
-  /** Every "pier.*" request but restarting pi; null when it was carried out. */
-  handle(client: BrowserClient, request: Exclude<RelayRequest, { type: "pier.restart_pi" }>): RoomRefusal | null {
+  /** Every "pier.*" request but restarting pi and the workspace's trust (pi-bridge.ts); null when it was carried out. */
+  handle(client: BrowserClient, request: Exclude<RelayRequest, { type: "pier.restart_pi" | "pier.trust_workspace" }>): RoomRefusal | null {
     const person = this.people.get(client.id);
     if (person === undefined) return { code: "forbidden", message: "this browser is not known to the relay" };
     const driversOnly = (what: string): RoomRefusal => ({ code: "forbidden", message: `only a driver can ${what}` });

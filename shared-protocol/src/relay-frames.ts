@@ -55,6 +55,29 @@ export type SentPrompt = {
   mine?: true;
 };
 
+/**
+ * Whether the workspace is trusted: one decision shared with pi (its
+ * `<agentDir>/trust.json` and `defaultProjectTrust` setting, see pi's
+ * docs/security.md). Untrusted, nothing the folder configures runs: git runs
+ * with the repository's own commands (filters, diff drivers, fsmonitor,
+ * submodules' config, lazy fetches) switched off, and pi is started with
+ * `--no-approve` (no `.pi/` extensions, prompts, skills or settings).
+ */
+export type WorkspaceTrustInfo = {
+  trusted: boolean;
+  /**
+   * Where the decision comes from: a saved decision for this folder or for
+   * a parent folder (`path` names it), pi's `defaultProjectTrust` setting, or
+   * pi's own `--approve` / `--no-approve` given after pier's `--` (fixed for
+   * this run: the page cannot change it).
+   */
+  source: "folder" | "parent" | "default" | "pi_args";
+  /** The folder whose saved decision applies (source "folder" or "parent"). */
+  path?: string;
+  /** Set when pi's trust store cannot be read (the folder then counts as untrusted): what is wrong. */
+  problem?: string;
+};
+
 export type RelayErrorCode =
   | "frame_too_large"
   | "binary_frame"
@@ -103,6 +126,8 @@ export type RelayFrame =
        * a connection that died without closing, and reconnects.
        */
       heartbeatMs: number;
+      /** Whether the workspace is trusted (absent from older relays and captures: then treat it as untrusted). */
+      trust?: WorkspaceTrustInfo;
       /**
        * Recent prompts, steers and follow-ups whose user message may still be
        * in the replay, oldest first, so that this page can say who sent them
@@ -153,6 +178,8 @@ export type RelayFrame =
   | { type: "suggestion"; suggestion: Suggestion }
   /** A suggestion was taken or dismissed (by a driver), or withdrawn (by its author). */
   | { type: "suggestion_resolved"; id: string; by: Person; accepted: boolean }
+  /** The workspace's trust changed (a driver decided here, or pi's trust store changed): to everyone. */
+  | { type: "workspace_trust"; trust: WorkspaceTrustInfo }
   | {
       type: "error";
       code: RelayErrorCode;
@@ -181,7 +208,14 @@ export type RelayRequest =
   /** Suggest a prompt to the drivers (any role). */
   | { type: "pier.suggest"; text: string }
   /** Take a suggestion into the prompt box or dismiss it (drivers), or withdraw one's own. */
-  | { type: "pier.resolve_suggestion"; id: string; accepted: boolean };
+  | { type: "pier.resolve_suggestion"; id: string; accepted: boolean }
+  /**
+   * Trust or distrust the workspace (drivers only; viewers and revoked links
+   * never): saved in pi's trust.json as pi's /trust saves it, then pi is
+   * restarted with or without the project's resources, reopening
+   * `sessionFile` (the session the page is on) as pier.restart_pi does.
+   */
+  | { type: "pier.trust_workspace"; trusted: boolean; sessionFile?: string };
 
 export const RELAY_REQUEST_TYPES: readonly RelayRequest["type"][] = [
   "pier.restart_pi",
@@ -191,6 +225,7 @@ export const RELAY_REQUEST_TYPES: readonly RelayRequest["type"][] = [
   "pier.focus",
   "pier.suggest",
   "pier.resolve_suggestion",
+  "pier.trust_workspace",
 ];
 
 /** Close code for a browser whose link was revoked. */

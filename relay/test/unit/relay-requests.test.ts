@@ -11,6 +11,8 @@ describe("readRelayRequest", () => {
     ["pier.suggest", { text: "try the tests" }, { type: "pier.suggest", text: "try the tests" }],
     ["pier.resolve_suggestion", { id: "s1", accepted: true }, { type: "pier.resolve_suggestion", id: "s1", accepted: true }],
     ["pier.restart_pi", {}, { type: "pier.restart_pi" }],
+    ["pier.trust_workspace", { trusted: true }, { type: "pier.trust_workspace", trusted: true }],
+    ["pier.trust_workspace", { trusted: false, sessionFile: "/s/a.jsonl" }, { type: "pier.trust_workspace", trusted: false, sessionFile: "/s/a.jsonl" }],
   ] as const)("reads %s %j", (type, fields, expected) => {
     expect(readRelayRequest(type, { type, ...fields })).toEqual({ ok: true, request: expected });
   });
@@ -28,6 +30,9 @@ describe("readRelayRequest", () => {
     ["pier.suggest", { text: "x".repeat(4001) }],
     ["pier.resolve_suggestion", { id: "s1", accepted: "yes" }],
     ["pier.restart_pi", { sessionFile: "" }],
+    ["pier.trust_workspace", {}],
+    ["pier.trust_workspace", { trusted: "yes" }],
+    ["pier.trust_workspace", { trusted: true, sessionFile: 7 }],
   ] as const)("refuses %s %j with a sentence", (type, fields) => {
     const result = readRelayRequest(type, { type, ...fields });
     expect(result.ok).toBe(false);

@@ -146,6 +146,12 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
     summary: "A driver took a suggestion into the prompt box or dismissed it, or its author withdrew it.",
     body: "Every browser that showed the suggestion drops it. accepted says which it was, and by says who did it.",
   },
+  workspace_trust: {
+    title: "workspace_trust: the folder was trusted or distrusted",
+    summary: "Whether the workspace is trusted changed: a driver decided here, or pi's trust store (trust.json) changed.",
+    body:
+      "One decision serves pi and Pier. Untrusted, git runs with the repository's own commands (filters, diff drivers, submodules, lazy fetches) off and pi starts with --no-approve; trusted, both are on. source says where the decision comes from.",
+  },
   error: {
     title: "error: the relay refused something",
     summary: "The relay refused a frame this browser sent, or a request failed.",
@@ -190,6 +196,11 @@ export const RELAY_REQUEST_LESSONS: Record<RelayRequest["type"], LessonText> = {
     title: "pier.resolve_suggestion: take or dismiss a suggestion",
     summary: "A driver takes a suggestion into the prompt box or dismisses it; its author may withdraw it.",
     body: "Taking it does not send anything to pi: the driver reads, edits and sends it like any prompt. Every browser that showed the suggestion then drops it.",
+  },
+  "pier.trust_workspace": {
+    title: "pier.trust_workspace: trust or distrust this folder",
+    summary: "A driver trusts (or distrusts) the workspace: saved in pi's trust.json, as pi's /trust saves it.",
+    body: "The relay tells everyone in workspace_trust and restarts pi with --approve (or --no-approve), on the session the page was showing. Drivers only: a viewer's request is refused.",
   },
 };
 
