@@ -3,7 +3,7 @@
 // frames, and each browser's checked command to pi's stdin, with stdin
 // backpressure pausing every browser socket until pi catches up.
 import type { RawData, WebSocket } from "ws";
-import { CLOSE_REVOKED, MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo } from "@pier/protocol";
+import { CLOSE_REVOKED, MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo, type RelayRequest } from "@pier/protocol";
 import type { AccessLinks, Grant } from "./access-links.ts";
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
@@ -16,6 +16,7 @@ import { StdoutReplay } from "./stdout-replay.ts";
 import { SecretScrubber } from "./secret-scrubber.ts";
 import { SentLog } from "./sent-log.ts";
 import { RELAY_VERSION } from "./version.ts";
+import type { WorkspaceTrustService } from "./workspace-trust-service.ts";
 
 const RECENT_STDERR_LINES = 200;
 
@@ -29,6 +30,8 @@ export type PiBridgeOptions = {
   links: AccessLinks;
   /** How often each browser is pinged and each page hears from the relay (heartbeat.ts). */
   heartbeatMs?: number;
+  /** The workspace's trust (shown in hello; drivers change it with pier.trust_workspace). */
+  trust?: WorkspaceTrustService;
   log: (line: string) => void;
 };
 
@@ -114,6 +117,7 @@ export class PiBridge {
         people: room.people.list(),
         heartbeatMs: this.heartbeat.intervalMs,
         sent: this.#sentLog.forJoiner(grant.id, this.#replay.start),
+        ...(this.#options.trust ? { trust: this.#options.trust.info } : {}),
       };
     });
     this.heartbeat.watch(client);
@@ -159,6 +163,7 @@ export class PiBridge {
         if (this.room.roleOf(client) !== "driver") return client.sendFrame({ type: "error", code: "forbidden", message: "only a driver can restart pi", command: { type: request.type } });
         return this.#restart(client, request.sessionFile);
       }
+      if (request.type === "pier.trust_workspace") return void this.#trustWorkspace(client, request);
       const refused = this.room.handle(client, request);
       if (refused !== null) client.sendFrame({ type: "error", code: refused.code, message: refused.message, command: { type: request.type } });
       return;
@@ -196,6 +201,27 @@ export class PiBridge {
       this.#stdinBlocked = true;
       this.hub.pauseReading();
     }
+  }
+
+  /**
+   * A driver trusts or distrusts the workspace (viewers never; a revoked
+   * link's socket is closed before it gets here): saved in pi's store, then
+   * pi restarts with its new --approve / --no-approve on the page's session.
+   */
+  async #trustWorkspace(client: BrowserClient, request: Extract<RelayRequest, { type: "pier.trust_workspace" }>): Promise<void> {
+    const command = { type: request.type };
+    if (this.room.roleOf(client) !== "driver") return client.sendFrame({ type: "error", code: "forbidden", message: "only a driver can trust or distrust this folder", command });
+    const trust = this.#options.trust;
+    if (!trust) return client.sendFrame({ type: "error", code: "request_failed", message: "this relay keeps no workspace trust", command });
+    const before = this.#pi.launch.args;
+    try {
+      await trust.decide(request.trusted);
+    } catch (error) {
+      return client.sendFrame({ type: "error", code: "request_failed", message: error instanceof Error ? error.message : String(error), command });
+    }
+    // The change updated pi's arguments (relay.ts); pi reads its project's resources only at start.
+    const after = this.#pi.launch.args;
+    if (after.length !== before.length || after.some((arg, i) => arg !== before[i])) this.#restart(client, request.sessionFile);
   }
 
   /** Restart pi, reopening the session the browser was on when it has one. */

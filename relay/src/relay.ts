@@ -4,7 +4,7 @@
 import { type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
+import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo, type WorkspaceTrustInfo } from "@pier/protocol";
 import { checkAccess } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
@@ -13,6 +13,7 @@ import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
 import { PiBridge } from "./pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "./pi-process.ts";
+import { WorkspaceTrustService } from "./workspace-trust-service.ts";
 import { SessionService } from "./sessions/session-service.ts";
 import { sendText, serveStatic } from "./static-files.ts";
 import { GitDirWatcher, locateGitDir } from "./workspace/git-dir-watcher.ts";
@@ -57,7 +58,19 @@ const CLOSE_GOING_AWAY = 1001;
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const links = new AccessLinks();
-  const pi = new PiProcess(options.launch);
+  // One trust decision for pi and git (workspace-trust-service.ts); the pages hear of changes through the bridge's hub.
+  let announceTrust = (_info: WorkspaceTrustInfo) => {};
+  const trust = await WorkspaceTrustService.create({
+    cwd: options.launch.cwd,
+    env: options.launch.env,
+    piArgs: options.launch.args,
+    log: options.log,
+    onChange: (info) => {
+      pi.launch = { ...pi.launch, args: trust.piArgs(pi.launch.args) };
+      announceTrust(info);
+    },
+  });
+  const pi = new PiProcess({ ...options.launch, args: trust.piArgs(options.launch.args) });
   // Late-bound: the service reports list changes through the hub the bridge creates.
   let announceSessions = () => {};
   const sessions = await SessionService.create({
@@ -73,9 +86,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     heartbeatMs: options.heartbeatMs,
     sessions,
     links,
+    trust,
     log: options.log,
   });
   const hub = bridge.hub;
+  announceTrust = (info) => hub.broadcastFrame({ type: "workspace_trust", trust: info });
   announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   let port = options.port;
@@ -90,6 +105,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     files: workspace,
     git,
     log: options.log,
+    // The repository's own commands (git filters…) run for a driver in a trusted workspace only, read afresh each time.
+    repoCommands: async (request) => grants.get(request)?.role === "driver" && (await trust.refresh()).trusted,
     onChanged: (request, change) => bridge.room.announceActivity(grants.get(request) ?? null, change),
   });
   const announceGitMoved = () => hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
@@ -164,6 +181,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   // Not awaited: a large workspace's walk must not delay the URL.
   void watcher.start();
   void gitWatcher.refresh();
+  trust.watch();
 
   const urlHost = printedHost(options.host, names.launchHost);
   const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue("driver").token}`;
@@ -175,6 +193,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     pi,
     notice: (level, message) => hub.broadcastFrame({ type: "notice", level, message }),
     close: async () => {
+      trust.close();
       watcher.close();
       gitWatcher.close();
       bridge.heartbeat.stop();
