@@ -15,11 +15,14 @@ import {
   type RenameEntryResponse,
   type SaveFileResponse,
 } from "@pier/protocol";
+import type { FileHandle } from "node:fs/promises";
 import { createEmptyFile, writeFileAtomic } from "./atomic-write.ts";
-import { describeKind, notRegular, readRegularFile, versionOf, type FileSnapshot } from "./file-content.ts";
+import { replaceIfUnchanged } from "./checked-replace.ts";
+import { describeKind, notRegular, readRegularFile, versionOf, withRegularFile, type FileSnapshot } from "./file-content.ts";
 import { GitignoreRules } from "./gitignore-rules.ts";
 import { WorkspaceError, errnoCode, fromFsError } from "./workspace-error.ts";
-import { WorkspacePaths, isInside, validatePath, type ChangeTarget } from "./workspace-paths.ts";
+import { checkViewerMayRead } from "./viewer-reads.ts";
+import { WorkspacePaths, isInside, toRelative, validatePath, type ChangeTarget } from "./workspace-paths.ts";
 import { removeEntry } from "./tree-removal.ts";
 import { listTree } from "./workspace-tree.ts";
 
@@ -29,11 +32,17 @@ export class WorkspaceFiles {
   readonly paths: WorkspacePaths;
   readonly maxTreeEntries: number;
   #changes: Promise<unknown> = Promise.resolve();
+  readonly #beforeReplace: ((rel: string) => Promise<void>) | null;
 
-  /** `paths` replaces the path resolver (tests put an attacker's hook in it). */
-  constructor(root: string, options: { maxTreeEntries?: number; paths?: WorkspacePaths } = {}) {
+  /**
+   * `paths` replaces the path resolver (tests put an attacker's hook in it);
+   * `beforeReplace` runs in a save between its last look at the file and
+   * putting the new bytes in place (tests write the file there, as pi would).
+   */
+  constructor(root: string, options: { maxTreeEntries?: number; paths?: WorkspacePaths; beforeReplace?: (rel: string) => Promise<void> } = {}) {
     this.paths = options.paths ?? new WorkspacePaths(root);
     this.maxTreeEntries = options.maxTreeEntries ?? WORKSPACE_LIMITS.maxTreeEntries;
+    this.#beforeReplace = options.beforeReplace ?? null;
   }
 
   get root(): string {
@@ -46,12 +55,37 @@ export class WorkspaceFiles {
     return { root: this.root, entries, truncated };
   }
 
-  async read(pathInput: unknown): Promise<FileContentResponse> {
+  /**
+   * A file's content. For a viewer, files that may hold secrets are refused
+   * (viewer-reads.ts), judged on the path asked for and on where the opened
+   * descriptor really is (a link swapped after a check by name changes nothing).
+   */
+  async read(pathInput: unknown, reader: { viewer: boolean } = { viewer: false }): Promise<FileContentResponse> {
+    try {
+      return await this.#read(pathInput, reader);
+    } catch (error) {
+      // A save gives the file it replaces a second name for a moment (checked-replace.ts): look again once it is done.
+      if (!(error instanceof WorkspaceError && error.code === "hard_link_refused")) throw error;
+      await this.#changes;
+      return this.#read(pathInput, reader);
+    }
+  }
+
+  async #read(pathInput: unknown, reader: { viewer: boolean }): Promise<FileContentResponse> {
     const rel = validatePath(pathInput);
     const { rootReal, real } = await this.paths.resolveExisting(rel);
-    const file = await readRegularFile(real, rel, (fd) => this.paths.checkOpened(fd, rootReal, rel));
+    const file = await readRegularFile(real, rel, async (fd) => {
+      await this.paths.checkOpened(fd, rootReal, rel);
+      if (reader.viewer) await checkViewerMayRead(rootReal, rel, toRelative(rootReal, (await this.paths.whereOpened(fd)) ?? real));
+    });
     if (file.text !== null) return { path: rel, content: file.text, version: file.version, size: file.size, readOnly: false };
     return { path: rel, content: null, version: file.version, size: file.size, readOnly: true, reason: file.reason ?? "binary" };
+  }
+
+  /** Refuses a viewer git's HEAD text of a file that may hold secrets (viewer-reads.ts). */
+  async checkViewerMayReadHead(pathInput: unknown): Promise<void> {
+    const rel = validatePath(pathInput);
+    await checkViewerMayRead(await this.paths.rootReal(), rel);
   }
 
   async save(pathInput: unknown, content: unknown, baseVersion: unknown): Promise<SaveFileResponse> {
@@ -61,25 +95,31 @@ export class WorkspaceFiles {
       throw badRequest(`"baseVersion" must be the version the edit started from, or null to create the file.`);
     }
     return this.#exclusive(() => this.paths.changeAt(rel, async (target) => {
-      const current = await this.#currentFile(target, rel);
-      const matches = baseVersion === null ? current === null : current !== null && current.version === baseVersion;
-      if (!matches) {
-        const message =
-          current === null
-            ? `${JSON.stringify(rel)} no longer exists; it was deleted since you opened it.`
-            : baseVersion === null
-              ? `${JSON.stringify(rel)} already exists; open it before saving over it.`
-              : `${JSON.stringify(rel)} changed on disk since you opened it; nothing was saved.`;
-        throw new WorkspaceError(409, "conflict", message, {
-          current: { content: current?.text ?? null, version: current?.version ?? null },
-        });
-      }
       const bytes = Buffer.from(content, "utf8");
-      try {
-        await writeFileAtomic(target.folder, target.name, bytes, current ? { mode: current.mode, uid: current.uid, gid: current.gid } : null);
-      } catch (error) {
-        throw fromFsError(error, rel);
+      const beforeReplace = this.#beforeReplace === null ? undefined : () => this.#beforeReplace!(rel);
+      if (baseVersion === null) {
+        // A new file: linked into place only if nothing is there by then (atomic-write.ts).
+        const current = await this.#currentFile(target, rel);
+        if (current !== null) throw conflict(rel, current, "before");
+        await beforeReplace?.();
+        try {
+          await writeFileAtomic(target.folder, target.name, bytes, null);
+        } catch (error) {
+          if (errnoCode(error) === "EEXIST") throw conflict(rel, await this.#currentFile(target, rel), "during");
+          throw fromFsError(error, rel);
+        }
+        return { version: versionOf(bytes) };
       }
+      // Compared with the content hash of the very file that gets replaced, up to the moment it is (checked-replace.ts).
+      const outcome = await this.#withCurrentFile(target, rel, async (current, handle) => {
+        if (current === null || handle === null || current.version !== baseVersion) throw conflict(rel, current, "before");
+        try {
+          return await replaceIfUnchanged(target.folder, target.name, bytes, handle, baseVersion, { mode: current.mode, uid: current.uid, gid: current.gid }, beforeReplace);
+        } catch (error) {
+          throw fromFsError(error, rel);
+        }
+      });
+      if (outcome === "changed") throw conflict(rel, await this.#currentFile(target, rel), "during");
       return { version: versionOf(bytes) };
     }));
   }
@@ -147,13 +187,18 @@ export class WorkspaceFiles {
   }
 
   /** The file about to be replaced, or null if there is none; refuses links, special files and hard-linked files. */
-  async #currentFile(target: ChangeTarget, rel: string): Promise<FileSnapshot | null> {
+  #currentFile(target: ChangeTarget, rel: string): Promise<FileSnapshot | null> {
+    return this.#withCurrentFile(target, rel, async (current) => current);
+  }
+
+  /** #currentFile, and `use` gets it still open (null, null: there is none). */
+  async #withCurrentFile<T>(target: ChangeTarget, rel: string, use: (current: FileSnapshot | null, handle: FileHandle | null) => Promise<T>): Promise<T> {
     const { rootReal, full, at } = target;
     let info;
     try {
       info = await lstat(at);
     } catch (error) {
-      if (errnoCode(error) === "ENOENT") return null;
+      if (errnoCode(error) === "ENOENT") return use(null, null);
       throw fromFsError(error, rel);
     }
     if (info.isSymbolicLink()) {
@@ -165,7 +210,7 @@ export class WorkspaceFiles {
       throw new WorkspaceError(403, "symlink_refused", `${JSON.stringify(rel)} is a symbolic link; saving never writes through one.`);
     }
     if (!info.isFile()) throw notRegular(rel, describeKind(info));
-    return readRegularFile(at, rel, (fd) => this.paths.checkOpened(fd, rootReal, rel));
+    return withRegularFile(at, rel, (fd) => this.paths.checkOpened(fd, rootReal, rel), use);
   }
 
   #exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -173,6 +218,22 @@ export class WorkspaceFiles {
     this.#changes = run.catch(() => {});
     return run;
   }
+}
+
+/**
+ * A save refused because the file is not what the edit was based on: found
+ * so `before` the write, or `during` it (another program wrote it meanwhile).
+ * Carries what is there now, for the conflict view.
+ */
+function conflict(rel: string, current: FileSnapshot | null, when: "before" | "during"): WorkspaceError {
+  const shown = JSON.stringify(rel);
+  const message =
+    current === null
+      ? `${shown} no longer exists; it was deleted since you opened it.`
+      : when === "during"
+        ? `${shown} was changed on disk by another program while it was being saved; nothing was saved.`
+        : `${shown} changed on disk since you opened it; nothing was saved.`;
+  return new WorkspaceError(409, "conflict", message, { current: { content: current?.text ?? null, version: current?.version ?? null } });
 }
 
 function badRequest(message: string): WorkspaceError {

@@ -209,6 +209,12 @@ export class WorkspacePaths {
     this.#checkResolved(rootReal, actual, rel);
   }
 
+  /** Where an open descriptor really is (Linux: /proc/self/fd), or null where that cannot be told. */
+  async whereOpened(fd: number): Promise<string | null> {
+    if (!PROC_FD) return null;
+    return readlink(`/proc/self/fd/${fd}`).catch(() => null);
+  }
+
   #checkResolved(rootReal: string, real: string, rel: string): void {
     if (!isInside(rootReal, real)) throw outside(rel);
     if (touchesGitDir(toRelative(rootReal, real).split("/"))) {
