@@ -107,6 +107,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log: options.log,
     // The repository's own commands (git filters…) run for a driver in a trusted workspace only, read afresh each time.
     repoCommands: async (request) => grants.get(request)?.role === "driver" && (await trust.refresh()).trusted,
+    // Viewers do not read files that may hold secrets (workspace/viewer-reads.ts).
+    isDriver: (request) => grants.get(request)?.role === "driver",
     onChanged: (request, change) => bridge.room.announceActivity(grants.get(request) ?? null, change),
   });
   const announceGitMoved = () => hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
