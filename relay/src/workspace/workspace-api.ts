@@ -36,10 +36,16 @@ export function createWorkspaceApi(deps: {
    * this request? Only a driver's, in a trusted workspace; absent: never.
    */
   repoCommands?: (request: IncomingMessage) => Promise<boolean>;
+  /**
+   * Is this request a driver's? A viewer's reads of files that may hold
+   * secrets are refused (viewer-reads.ts). Absent: everyone is a viewer.
+   */
+  isDriver?: (request: IncomingMessage) => boolean;
   /** Told after each successful change, with the request that made it. */
   onChanged?: (request: IncomingMessage, change: WorkspaceChange) => void;
 }): WorkspaceApiHandler {
   const { files, git, log } = deps;
+  const isDriver = (request: IncomingMessage) => deps.isDriver?.(request) === true;
   const repoCommands = async (request: IncomingMessage) => (await deps.repoCommands?.(request)) === true;
   const small = WORKSPACE_LIMITS.maxBodyBytes;
   const routes = new Map<string, Route[]>([
@@ -47,7 +53,7 @@ export function createWorkspaceApi(deps: {
     [
       WORKSPACE_API_PATHS.content,
       [
-        { method: "GET", run: (url) => files.read(url.searchParams.get("path")) },
+        { method: "GET", run: (url, _body, request) => files.read(url.searchParams.get("path"), { viewer: !isDriver(request) }) },
         {
           method: "PUT",
           bodyLimit: WORKSPACE_LIMITS.maxSaveBodyBytes,
@@ -78,7 +84,15 @@ export function createWorkspaceApi(deps: {
     [WORKSPACE_API_PATHS.gitStatus, [{ method: "GET", run: async (_url, _body, request) => git.status({ repoCommands: await repoCommands(request) }) }]],
     [
       WORKSPACE_API_PATHS.gitHead,
-      [{ method: "GET", run: async (url, _body, request) => git.head(url.searchParams.get("path"), { repoCommands: await repoCommands(request) }) }],
+      [
+        {
+          method: "GET",
+          run: async (url, _body, request) => {
+            if (!isDriver(request)) await files.checkViewerMayReadHead(url.searchParams.get("path"));
+            return git.head(url.searchParams.get("path"), { repoCommands: await repoCommands(request) });
+          },
+        },
+      ],
     ],
   ]);
 
