@@ -29,19 +29,9 @@ export type KeptAttributes = { mode: number; uid: number; gid: number };
  */
 export async function writeFileAtomic(folder: Pick<HeldFolder, "at">, name: string, bytes: Uint8Array, keep: KeptAttributes | null): Promise<void> {
   const full = folder.at(name);
-  const temp = folder.at(`${TEMP_PREFIX}${randomBytes(6).toString("hex")}-${name.slice(0, 40)}${TEMP_SUFFIX}`);
-  const handle = await open(temp, NEW_FILE_FLAGS, keep ? 0o600 : 0o666);
+  const temp = await writeTempFile(folder, name, bytes, keep);
   let placed = false;
   try {
-    await handle.writeFile(bytes);
-    if (keep) {
-      await handle.chmod(keep.mode);
-      if (typeof process.getuid === "function" && process.getuid() === 0 && (keep.uid !== 0 || keep.gid !== 0)) {
-        await handle.chown(keep.uid, keep.gid).catch(() => {});
-      }
-    }
-    await handle.datasync();
-    await handle.close();
     if (keep) {
       await rename(temp, full);
       placed = true;
@@ -56,8 +46,38 @@ export async function writeFileAtomic(folder: Pick<HeldFolder, "at">, name: stri
       }
     }
   } finally {
-    await handle.close().catch(() => {});
     if (!placed) await unlink(temp).catch(() => {});
+  }
+}
+
+/** A name in `name`'s folder for a file of this module's (skipped by the watcher: isTempName). */
+export function tempNameFor(name: string): string {
+  return `${TEMP_PREFIX}${randomBytes(6).toString("hex")}-${name.slice(0, 40)}${TEMP_SUFFIX}`;
+}
+
+/**
+ * `bytes` written and flushed to a new temporary file next to `name`, with
+ * `keep`'s mode and owner (private until then when there is one): its path,
+ * ready to be renamed or linked into place.
+ */
+export async function writeTempFile(folder: Pick<HeldFolder, "at">, name: string, bytes: Uint8Array, keep: KeptAttributes | null): Promise<string> {
+  const temp = folder.at(tempNameFor(name));
+  const handle = await open(temp, NEW_FILE_FLAGS, keep ? 0o600 : 0o666);
+  try {
+    await handle.writeFile(bytes);
+    if (keep) {
+      await handle.chmod(keep.mode);
+      if (typeof process.getuid === "function" && process.getuid() === 0 && (keep.uid !== 0 || keep.gid !== 0)) {
+        await handle.chown(keep.uid, keep.gid).catch(() => {});
+      }
+    }
+    await handle.datasync();
+    await handle.close();
+    return temp;
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw error;
   }
 }
 

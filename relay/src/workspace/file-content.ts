@@ -77,6 +77,19 @@ export async function readRegularFile(
   rel: string,
   checkOpened: (fd: number) => Promise<void>,
 ): Promise<FileSnapshot> {
+  return withRegularFile(absolute, rel, checkOpened, async (snapshot) => snapshot);
+}
+
+/**
+ * Like readRegularFile, and `use` is given the file still open (a save checks
+ * that the very file it read is unchanged when it replaces it: checked-replace.ts).
+ */
+export async function withRegularFile<T>(
+  absolute: string,
+  rel: string,
+  checkOpened: (fd: number) => Promise<void>,
+  use: (snapshot: FileSnapshot, handle: FileHandle) => Promise<T>,
+): Promise<T> {
   let handle: FileHandle;
   try {
     const before = await lstat(absolute);
@@ -91,20 +104,24 @@ export async function readRegularFile(
     if (info.nlink > 1) throw hardLinked(rel, info.nlink);
     await checkOpened(handle.fd);
     const base = { size: info.size, mode: info.mode & 0o7777, uid: info.uid, gid: info.gid };
+    let snapshot: FileSnapshot;
     if (info.size > MAX_EDITABLE_BYTES) {
       const version =
         info.size <= MAX_HASHED_BYTES
           ? await hashHandle(handle)
           : createHash("sha256").update(`identity:${info.size}:${info.mtimeMs}:${info.ino}`).digest("hex");
-      return { ...base, version, text: null, reason: "too_large" };
+      snapshot = { ...base, version, text: null, reason: "too_large" };
+    } else {
+      const bytes = await readAtMost(handle, MAX_EDITABLE_BYTES + 1);
+      if (bytes.length > MAX_EDITABLE_BYTES) {
+        // It grew while being read.
+        snapshot = { ...base, size: bytes.length, version: await hashHandle(handle), text: null, reason: "too_large" };
+      } else {
+        const text = decodeText(bytes);
+        snapshot = { ...base, size: bytes.length, version: versionOf(bytes), text, reason: text === null ? "binary" : null };
+      }
     }
-    const bytes = await readAtMost(handle, MAX_EDITABLE_BYTES + 1);
-    if (bytes.length > MAX_EDITABLE_BYTES) {
-      // It grew while being read.
-      return { ...base, size: bytes.length, version: await hashHandle(handle), text: null, reason: "too_large" };
-    }
-    const text = decodeText(bytes);
-    return { ...base, size: bytes.length, version: versionOf(bytes), text, reason: text === null ? "binary" : null };
+    return await use(snapshot, handle);
   } catch (error) {
     throw fromFsError(error, rel);
   } finally {
@@ -125,7 +142,8 @@ async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks, total);
 }
 
-async function hashHandle(handle: FileHandle): Promise<string> {
+/** The sha256 of what an open file holds now, from its first byte (its version, for a file up to MAX_HASHED_BYTES). */
+export async function hashHandle(handle: FileHandle): Promise<string> {
   const hash = createHash("sha256");
   const buffer = Buffer.allocUnsafe(256 * 1024);
   let position = 0;

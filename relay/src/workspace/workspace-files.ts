@@ -100,12 +100,12 @@ export class WorkspaceFiles {
       if (baseVersion === null) {
         // A new file: linked into place only if nothing is there by then (atomic-write.ts).
         const current = await this.#currentFile(target, rel);
-        if (current !== null) throw conflict(rel, current, "before");
+        if (current !== null) throw conflict(rel, current, "exists");
         await beforeReplace?.();
         try {
           await writeFileAtomic(target.folder, target.name, bytes, null);
         } catch (error) {
-          if (errnoCode(error) === "EEXIST") throw conflict(rel, await this.#currentFile(target, rel), "during");
+          if (errnoCode(error) === "EEXIST") throw conflict(rel, await this.#currentFile(target, rel), "exists");
           throw fromFsError(error, rel);
         }
         return { version: versionOf(bytes) };
@@ -222,17 +222,20 @@ export class WorkspaceFiles {
 
 /**
  * A save refused because the file is not what the edit was based on: found
- * so `before` the write, or `during` it (another program wrote it meanwhile).
- * Carries what is there now, for the conflict view.
+ * so `before` the write, or `during` it (another program wrote it meanwhile),
+ * or a new file's name was taken (`exists`). Carries what is there now, for
+ * the conflict view.
  */
-function conflict(rel: string, current: FileSnapshot | null, when: "before" | "during"): WorkspaceError {
+function conflict(rel: string, current: FileSnapshot | null, when: "before" | "during" | "exists"): WorkspaceError {
   const shown = JSON.stringify(rel);
   const message =
     current === null
       ? `${shown} no longer exists; it was deleted since you opened it.`
-      : when === "during"
-        ? `${shown} was changed on disk by another program while it was being saved; nothing was saved.`
-        : `${shown} changed on disk since you opened it; nothing was saved.`;
+      : when === "exists"
+        ? `${shown} already exists; open it before saving over it.`
+        : when === "during"
+          ? `${shown} was changed on disk by another program while it was being saved; nothing was saved.`
+          : `${shown} changed on disk since you opened it; nothing was saved.`;
   return new WorkspaceError(409, "conflict", message, { current: { content: current?.text ?? null, version: current?.version ?? null } });
 }
 
