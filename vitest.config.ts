@@ -51,6 +51,7 @@ export default defineConfig({
             "relay/test/relay/replay.contract.test.ts",
             "relay/test/relay/startup.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",
+            "relay/test/workspace/git-repo-commands.contract.test.ts",
           ],
           env: { PIER_TEST_PI: "1.6.0" },
           sequence: { groupOrder: 2 },
