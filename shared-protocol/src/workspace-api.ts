@@ -51,6 +51,8 @@ export type WorkspaceErrorCode =
   | "symlink_refused"
   /** 403: the file has other hard links, which may lead outside the workspace: it is not read or written. */
   | "hard_link_refused"
+  /** 403: a viewer asked for a file that may hold secrets (by its name, or ignored by .gitignore); drivers read it. */
+  | "viewer_secret"
   /** 403: a PUT/POST without the page's own Origin header. */
   | "origin_required"
   /** 403: the operating system refused (permissions, read-only file system). */
