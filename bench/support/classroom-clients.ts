@@ -11,6 +11,8 @@
 //   {type:"close"}                                  → {type:"close"}, then exit
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { redeemLink, StampedViewer, type Decode } from "./stamped-viewer.ts";
+// This process connects to pier's `pier-….localhost` name as a browser would: resolve it to loopback.
+import "../../relay/test/support/resolve-localhost.ts";
 
 type Request =
   | { type: "connect"; linkUrl: string; host: string; count: number; deltas: number }

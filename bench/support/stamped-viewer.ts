@@ -22,7 +22,7 @@ import { monotonicUs, readStamp } from "./timestamped-model.ts";
 
 
 export interface Where {
-  /** `127.0.0.1:<port>`, what a page's Host and Origin name. */
+  /** `pier-<random>.localhost:<port>` (pier's own name, resolved by resolve-localhost.ts), what a page's Host and Origin name. */
   host: string;
 }
 
