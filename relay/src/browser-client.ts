@@ -31,6 +31,14 @@ export class BrowserClient {
    * ("after_catching_up").
    */
   mayHold: "may" | "after_progress" | "after_catching_up" = "may";
+  /**
+   * While catching up: answers to its own reads (response-router.ts), each to
+   * be sent when its offset reaches `at`, the place in the shared stream
+   * where pi wrote it. In order; empty once live.
+   */
+  readonly privatePieces: { at: number; bytes: Buffer }[] = [];
+  /** Bytes in privatePieces. */
+  privateBytes = 0;
   #inFlight = 0;
   #lastProgressAt = 0;
   #lastSentAt = Date.now();

@@ -37,9 +37,16 @@
 // for IDLE_HOLD_LIMIT_MS (a tab nobody looks at) is given up on then, so pi
 // is not stopped indefinitely.
 //
+// Answers to a browser's own reads (response-router.ts) are not part of the
+// shared stream: writePrivate puts them in that browser's stream alone, at
+// the place pi wrote them. A live browser gets them at once (after the
+// batch before them); one catching up keeps them queued with that place and
+// gets each when it reaches it, so it still sees pi's bytes in pi's order.
+//
 // Memory: the replay (--replay-bytes) plus, per browser, about HIGH_WATER of
-// queued bytes (catching up is sent in batches of that size) and at most
-// MAX_BACKLOG of relay frames for one that never reads before it is closed.
+// queued bytes (catching up is sent in batches of that size), at most
+// MAX_BACKLOG of relay frames for one that never reads before it is closed,
+// and at most MAX_PRIVATE_QUEUE of its own answers while it catches up.
 //
 // Backpressure, browsers → pi: when pi's stdin is full, every browser socket
 // is paused (ws stops reading, TCP pushes back) until stdin drains.
@@ -71,6 +78,8 @@ export const IDLE_HOLD_LIMIT_MS = 10_000;
 /** Queued for a browser that never reads (relay frames only): it is closed beyond this. */
 export const MAX_BACKLOG = 4 * HIGH_WATER;
 export const CLOSE_TOO_SLOW = 4008;
+/** Answers to its own reads queued for a browser still catching up: it is closed (and reloads) beyond this. */
+export const MAX_PRIVATE_QUEUE = 32 * 1024 * 1024;
 /** How long a browser closed for being too slow gets to take its backlog and the close frame before it is cut off. */
 const CLOSE_GRACE_MS = 10_000;
 const TOO_SLOW_REASON = "too slow: this page fell behind pi's output; reload to catch up";
@@ -154,6 +163,28 @@ export class BrowserHub {
     this.#batcher.push(chunk);
   }
 
+  /**
+   * Bytes of pi's stdout for `client` alone (a piece of the answer to its own
+   * read), placed in its stream after every shared byte pi wrote before
+   * them. Not kept in the replay. Dropped when it has gone.
+   */
+  writePrivate(client: BrowserClient, bytes: Buffer): void {
+    if (client.state === "closing") return;
+    // Shared bytes pi wrote before these are in the stream first.
+    this.#batcher.flush();
+    // That fan-out may have closed it (too slow).
+    if (!this.#clients.has(client)) return;
+    if (client.state === "live") {
+      client.sendBytes(bytes);
+    } else {
+      client.privatePieces.push({ at: this.#replay.end, bytes });
+      client.privateBytes += bytes.length;
+      if (client.privateBytes > MAX_PRIVATE_QUEUE) return this.#tooSlow(client);
+      if (client.inFlight < LOW_WATER) this.#catchUp(client);
+    }
+    this.#consider(client, Date.now());
+  }
+
   /** Sends the stdout bytes waiting for the next batch now (before the replay starts a new stream). */
   flushStdout(): void {
     this.#batcher.flush();
@@ -199,7 +230,7 @@ export class BrowserHub {
 
   /** What `client` has not got yet: queued for its socket, and (catching up) not yet sent. */
   #backlog(client: BrowserClient): number {
-    return client.inFlight + (client.state === "catching_up" ? this.#replay.end - client.offset : 0);
+    return client.inFlight + (client.state === "catching_up" ? this.#replay.end - client.offset + client.privateBytes : 0);
   }
 
   /** Its backlog grew: hold pi for it if it may, otherwise stop sending it live bytes. */
@@ -299,6 +330,13 @@ export class BrowserHub {
         client.sendFrame({ type: "replay_end" });
         continue;
       }
+      const ownAnswer = client.privatePieces[0];
+      if (ownAnswer !== undefined && ownAnswer.at === client.offset) {
+        client.privatePieces.shift();
+        client.privateBytes -= ownAnswer.bytes.length;
+        client.sendBytes(ownAnswer.bytes);
+        continue;
+      }
       if (client.offset === this.#replay.end) {
         this.#catchingUp.delete(client);
         client.state = "live";
@@ -307,7 +345,7 @@ export class BrowserHub {
         if (this.#holding.size > 0) this.#armStallTimer(Date.now());
         return;
       }
-      const piece = this.#replay.pieceAt(client.offset, client.replayEnd ?? undefined);
+      const piece = this.#replay.pieceAt(client.offset, Math.min(client.replayEnd ?? Infinity, ownAnswer?.at ?? Infinity));
       if (piece === null) return this.#tooSlow(client);
       client.sendBytes(piece, () => freeChunk(piece));
       client.offset += piece.length;
@@ -328,5 +366,7 @@ export class BrowserHub {
     this.#clients.delete(client);
     this.#live.delete(client);
     this.#catchingUp.delete(client);
+    client.privatePieces.length = 0;
+    client.privateBytes = 0;
   }
 }

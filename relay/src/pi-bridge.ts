@@ -3,10 +3,12 @@
 // frames, and each browser's checked command to pi's stdin, with stdin
 // backpressure pausing every browser socket until pi catches up.
 import type { RawData, WebSocket } from "ws";
-import { CLOSE_REVOKED, MAX_COMMAND_BYTES, RELAY_PROTOCOL_VERSION, type DemoInfo, type RelayRequest } from "@pier/protocol";
+import { CLOSE_REVOKED, MAX_COMMAND_BYTES, READ_ONLY_COMMANDS, RELAY_PROTOCOL_VERSION, type DemoInfo, type RelayRequest } from "@pier/protocol";
 import type { AccessLinks, Grant } from "./access-links.ts";
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
+import { RequestLimiter } from "./rate-limit.ts";
+import { ReadRouting } from "./read-routing.ts";
 import { ChunkReclaim } from "./chunk-reclaim.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import type { PiProcess } from "./pi-process.ts";
@@ -49,6 +51,10 @@ export class PiBridge {
   /** For the launch pi runs with now (a restart may bring other arguments). */
   #scrubber: { launch: PiProcess["launch"]; scrubber: SecretScrubber } | null = null;
   #stdinBlocked = false;
+  /** Read-only commands: metered, and answered to the asker alone (read-routing.ts). */
+  readonly #reads: ReadRouting;
+  /** pier.* requests, per connection (rate-limit.ts). */
+  readonly #requests = new RequestLimiter();
 
   constructor(options: PiBridgeOptions) {
     const pi = options.pi;
@@ -58,8 +64,10 @@ export class PiBridge {
     this.hub = new BrowserHub(this.#replay, { pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
     this.room = new Room(options.links, options.log);
     this.heartbeat = new Heartbeat(options.heartbeatMs);
+    this.#reads = new ReadRouting(this.hub, (line) => this.#writeToPi(line));
 
     pi.on("status", (child) => {
+      this.#reads.childChanged(child.state);
       // What the last child wrote is all out before anything about the next one.
       this.hub.flushStdout();
       if (child.state === "starting") {
@@ -78,7 +86,7 @@ export class PiBridge {
     pi.on("stdout", (chunk) => {
       // Counted first: the hub takes the chunk over and may free it at once.
       this.#reclaim.noteChunk(chunk.length);
-      this.hub.writeStdout(chunk);
+      this.#reads.stdout(chunk);
     });
     pi.on("stderrLine", (raw) => {
       // pi may echo a key it was given ("invalid api key: …"): pages, late joiners and pier's log get it redacted.
@@ -129,6 +137,7 @@ export class PiBridge {
       this.heartbeat.forget(client);
       hub.remove(client);
       room.leave(client);
+      this.#reads.leave(client);
       hub.broadcastFrame({ type: "peers", count: hub.size });
     });
   }
@@ -163,6 +172,9 @@ export class PiBridge {
         if (this.room.roleOf(client) !== "driver") return client.sendFrame({ type: "error", code: "forbidden", message: "only a driver can restart pi", command: { type: request.type } });
         return this.#restart(client, request.sessionFile);
       }
+      if (!this.#requests.take(client)) {
+        return client.sendFrame({ type: "error", code: "rate_limited", message: `too many requests in a short time; “${request.type}” was not carried out, try again in a moment`, command: { type: request.type } });
+      }
       if (request.type === "pier.trust_workspace") return void this.#trustWorkspace(client, request);
       const refused = this.room.handle(client, request);
       if (refused !== null) client.sendFrame({ type: "error", code: refused.code, message: refused.message, command: { type: request.type } });
@@ -194,9 +206,16 @@ export class PiBridge {
         command: { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) },
       });
     }
+    // A read's answer goes to this browser alone, so no other browser is told of it either.
+    if (READ_ONLY_COMMANDS.has(frame.type)) return this.#reads.offer(client, grant, frame);
+    this.#reads.noteId(client, frame.id);
     this.#sentLog.note(this.room.people, client.id, frame.type, frame.command, frame.line, this.hub.streamEnd);
-    const accepted = pi.writeLine(frame.line);
+    this.#writeToPi(frame.line);
     this.room.announceCommand(client, frame.line);
+  }
+
+  #writeToPi(line: Buffer): void {
+    const accepted = this.#pi.writeLine(line);
     if (!accepted && !this.#stdinBlocked) {
       this.#stdinBlocked = true;
       this.hub.pauseReading();

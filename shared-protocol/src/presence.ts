@@ -47,9 +47,10 @@ export const MAX_SUGGESTION_LENGTH = 4000;
 
 /**
  * pi commands that only read: a viewer may send these, so its page can load
- * the session's history and state like a driver's. They change nothing, but
- * pi's answer goes to every browser (its stdout is shared), so a viewer's
- * page asks for its history once, on load.
+ * the session's history and state like a driver's. They change nothing, and
+ * the relay sends pi's answer to one of them only to the browser that asked
+ * (found by the command's id, which a read must carry), keeps it out of the
+ * replay, and meters them per page and per link (relay/src/read-gate.ts).
  */
 export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
   "get_state",

@@ -94,7 +94,13 @@ export type RelayErrorCode =
   /** Another browser answered this extension dialog first. */
   | "already_answered"
   /** A relay request could not be carried out (e.g. restarting pi on a session file that is not allowed). */
-  | "request_failed";
+  | "request_failed"
+  /**
+   * Too much asked too fast: a read-only command past its page's or link's
+   * budget (or the same read as one still waiting, or an id already in use),
+   * or a pier.* request past its page's budget. pi never saw it; ask again later.
+   */
+  | "rate_limited";
 
 export type RelayFrame =
   | {
