@@ -15,6 +15,7 @@ import {
 } from "@pier/protocol";
 import type { AccessLinks, Grant } from "./access-links.ts";
 import type { BrowserClient } from "./browser-hub.ts";
+import { Coalescer } from "./coalescer.ts";
 import { People } from "./people.ts";
 
 /** Dialog answers remembered (by request id) to refuse a second answer. */
@@ -33,6 +34,9 @@ export class Room {
   /** The last focus each driver reported. */
   readonly #focus = new Map<string, Focus>();
   readonly #log: (line: string) => void;
+  /** Renames and focus changes, one frame per person per window with the latest value (coalescer.ts). */
+  readonly #renames = new Coalescer<string>();
+  readonly #focusChanges = new Coalescer<string>();
   #suggestionSeq = 0;
 
   constructor(links: AccessLinks, log: (line: string) => void) {
@@ -63,6 +67,8 @@ export class Room {
 
   leave(client: BrowserClient): void {
     if (!this.#clients.delete(client.id)) return;
+    this.#renames.forget(client.id);
+    this.#focusChanges.forget(client.id);
     this.#focus.delete(client.id);
     this.people.leave(client.id);
     this.broadcast({ type: "presence", event: "left", clientId: client.id });
@@ -112,7 +118,10 @@ export class Room {
       case "pier.introduce": {
         const renamed = this.people.rename(client.id, request.name);
         if (renamed === null) return { code: "request_failed", message: "that name has no visible characters" };
-        this.broadcast({ type: "presence", event: "changed", person: renamed });
+        this.#renames.changed(client.id, () => {
+          const person = this.people.get(client.id);
+          if (person !== undefined) this.broadcast({ type: "presence", event: "changed", person });
+        });
         return null;
       }
       case "pier.create_link": {
@@ -136,7 +145,10 @@ export class Room {
       case "pier.focus": {
         if (person.role !== "driver") return driversOnly("be followed");
         this.#focus.set(client.id, request.focus);
-        this.#toOthers(client, { type: "focus", clientId: client.id, focus: request.focus });
+        this.#focusChanges.changed(client.id, () => {
+          const focus = this.#focus.get(client.id);
+          if (focus !== undefined) this.#toOthers(client, { type: "focus", clientId: client.id, focus });
+        });
         return null;
       }
       case "pier.suggest": {
