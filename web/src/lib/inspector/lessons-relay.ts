@@ -84,7 +84,7 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
   peers: {
     title: "peers: how many browsers are connected",
     summary: "The number of browsers connected to this relay changed.",
-    body: "Every connected browser sees the same pi and can send commands. Responses and events reach everyone, so a response may answer another browser's command.",
+    body: "Every connected browser sees the same pi and can send commands. Events and the answers to commands that change something reach everyone, so such a response may answer another browser's command; the answer to a query (get_state, get_messages…) goes only to the browser that asked.",
   },
   notice: {
     title: "notice: the relay has something to say",
@@ -105,7 +105,7 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
     title: "command_sent: another browser sent pi a command",
     summary: "Who sent what to pi, as the relay wrote it to pi's stdin.",
     body:
-      "Several browsers can drive one pi. Each sees pi's answers to everyone, but only its own commands: the relay therefore tells every other browser what it forwarded, with the sender. " +
+      "Several browsers can drive one pi. Each sees pi's answers to everyone's commands that change something, but only its own commands: the relay therefore tells every other browser what it forwarded, with the sender. Queries (get_state, get_messages…) are not told: their answers go only to the browser that asked. " +
       "line is the command exactly as written to pi (one JSON record), so its id pairs with the response that follows on the byte stream.",
   },
   presence: {

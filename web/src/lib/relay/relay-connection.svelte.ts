@@ -22,6 +22,7 @@
 import {
   CLOSE_REVOKED,
   JsonlDecoder,
+  READ_ONLY_COMMANDS,
   RELAY_SOCKET_PATH,
   type ChildStatus,
   type DecodedLine,
@@ -116,6 +117,22 @@ const DEFAULT_HEARTBEAT_MS = 15_000;
 const OPEN_TIMEOUT_MS = 15_000;
 /** After these, pi's session has new entries: move the entry cursor on. */
 const ADDS_ENTRIES = new Set(["agent_settled", "compaction_end"]);
+/**
+ * Another browser's command that changes what get_state reports. The relay
+ * sends a read's answer only to the browser that asked, so this page no
+ * longer sees the get_state that browser asks for next: it asks its own.
+ */
+const CHANGES_STATE = new Set([
+  "set_model",
+  "cycle_model",
+  "set_thinking_level",
+  "cycle_thinking_level",
+  "set_steering_mode",
+  "set_follow_up_mode",
+  "set_auto_compaction",
+  "set_auto_retry",
+  "set_session_name",
+]);
 
 /** Something that happened on the socket, waiting in #queue to be applied (`at`: when it happened). */
 type Queued =
@@ -885,6 +902,8 @@ export class RelayConnection {
         if (refusedId !== undefined && this.#abandonedCalls.delete(refusedId)) return false;
         // The extension UI closes the dialog and says who answered first (ExtensionUiHost).
         if (frame.code === "already_answered") return false;
+        // A query nobody awaits (a refresh) refused as a copy of one in flight, or past this page's budget: the one in flight answers it.
+        if (frame.code === "rate_limited" && frame.command?.type !== undefined && READ_ONLY_COMMANDS.has(frame.command.type)) return false;
         const what = frame.command?.type ? ` (${frame.command.type})` : "";
         const title = `Relay refused a command${what}`;
         const message = `${frame.message} [${frame.code}]`;
@@ -1122,6 +1141,9 @@ export class RelayConnection {
     // nor the stored form of an RPC bash: the reducer asks for get_messages.
     this.#fetchMessagesIfNeeded();
     if (record.type === "agent_settled") this.send({ type: "get_state" });
+    else if (record.type === "response" && record.success === true && pendingType === undefined && typeof record.command === "string" && CHANGES_STATE.has(record.command)) {
+      this.send({ type: "get_state" });
+    }
     if (typeof record.type === "string" && ADDS_ENTRIES.has(record.type)) this.#advanceEntries();
     else if (record.type === "response" && record.command === "bash" && record.success === true) this.#advanceEntries();
     // An extension command may have switched sessions without a run: ask
