@@ -29,6 +29,7 @@ export const RELAY_FRAME_TYPES = [
   "focus",
   "suggestion",
   "suggestion_resolved",
+  "workspace_trust",
   "error",
 ] as const satisfies readonly RelayFrameType[];
 

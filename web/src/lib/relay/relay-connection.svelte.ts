@@ -54,6 +54,7 @@ import { appendLog, createRecordLog, resetLog, type LogDirection, type LogEntry,
 import type { WireTap } from "./wire-tap.ts";
 import type { ReplayItem, WireRecorder } from "./replay-feed.ts";
 import { Room } from "../room/room.svelte.ts";
+import { WorkspaceTrustStore } from "../workspace/workspace-trust.svelte.ts";
 import { Attribution } from "../room/attribution.svelte.ts";
 
 export type ConnectionPhase = "connecting" | "connected" | "reconnecting" | "unauthorized";
@@ -170,6 +171,8 @@ export class RelayConnection {
   hello = $state<HelloFrame | null>(null);
   /** Who is here, their roles, links, suggestions, and what the others did. */
   readonly room = new Room();
+  /** Whether the workspace is trusted (the banner for an untrusted folder reads it). */
+  readonly workspaceTrust = new WorkspaceTrustStore();
   /** Who wrote each user message, and markers where others changed what everyone sees. */
   readonly attribution = new Attribution();
   child = $state<ChildStatus | null>(null);
@@ -840,6 +843,7 @@ export class RelayConnection {
       return false;
     }
     this.room.apply(frame, at);
+    this.workspaceTrust.apply(frame);
     if (frame.type === "command_sent") {
       this.attribution.foreign(frame.sender, frame.line, this.session);
       this.#logForeignCommand(frame, at);
