@@ -228,3 +228,47 @@ test("the Changes view lists modified files and opens a diff against HEAD", asyn
   await expect(item).toHaveCount(0);
   await expect(diff.locator(".editor.original .view-lines:not(.line-delete)")).toContainText("warmly");
 });
+
+test.describe("unsaved edits and the agent's own write", () => {
+  test.use({ scenarioName: "agent-writes" });
+
+  // pi's write tool rewrites notes.txt while the buffer has unsaved edits,
+  // and Ctrl+S comes before, during or after that write (the relay saw one
+  // in three such saves clobber the agent's bytes: checked-replace.ts). Every
+  // round, whatever the order, the agent's bytes stay on disk, and the page
+  // shows either the conflict view or, when the save came first, the
+  // agent's text in a clean buffer: never "saved" over a write it had not seen.
+  test("a save racing the agent's write never loses the agent's bytes", async ({ page, pier }) => {
+    const dir = await projectDir(pier);
+    const file = join(dir, "notes.txt");
+    const agent = page.getByRole("status", { name: /^Agent:/ });
+    // After sending the prompt, how long to wait before Ctrl+S: before the tool call, around it, after it.
+    const delays = [0, 60, 150, 400];
+    for (const [index, delay] of delays.entries()) {
+      const round = index + 1;
+      const agentText = `Notes, rewritten by the agent in round ${round}.\n`;
+      await writeFile(file, `Notes before round ${round}.\n`);
+      await openPage(page, pier);
+      await openFromTree(page, "notes.txt");
+      await expect(editorLines(page)).toContainText(`Notes before round ${round}.`);
+      await typeAtEnd(page, `\nMine, typed in round ${round}.`);
+      await expect(page.getByRole("tab", { name: "notes.txt (unsaved changes)" })).toBeVisible();
+
+      const prompt = page.getByRole("textbox", { name: "Prompt" });
+      await prompt.fill(`Rewrite notes, round ${round}`);
+      await prompt.press("Enter");
+      if (delay > 0) await page.waitForTimeout(delay);
+      await page.keyboard.press("Control+s");
+      await expect(agent).toHaveAccessibleName("Agent: Idle", { timeout: 20_000 });
+
+      const conflict = page.getByRole("region", { name: "Save conflict" });
+      const followed = page.getByRole("tab", { name: "notes.txt", exact: true });
+      await expect(conflict.or(followed)).toBeVisible();
+      if (await followed.isVisible()) await expect(editorLines(page)).toContainText(`rewritten by the agent in round ${round}.`);
+      // Whatever the page shows, the disk holds the agent's bytes, and keeps them.
+      expect(await readFile(file, "utf8"), `round ${round}, Ctrl+S ${delay} ms after the prompt`).toBe(agentText);
+      await page.waitForTimeout(300);
+      expect(await readFile(file, "utf8"), `round ${round}, a moment later`).toBe(agentText);
+    }
+  });
+});
