@@ -8,6 +8,7 @@ import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo, type WorkspaceTrus
 import { checkAccess } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import type { BrowserHub } from "./browser-hub.ts";
+import { ConnectionLimits } from "./connection-limits.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
 import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
@@ -93,6 +94,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   announceTrust = (info) => hub.broadcastFrame({ type: "workspace_trust", trust: info });
   announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
+  const connections = new ConnectionLimits();
   let port = options.port;
   // pier's own host name for this launch (launch-host.ts): what its links and cookies name.
   const names = siteNamesFor(options.host);
@@ -168,6 +170,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       return;
     }
     const grant = decision.grant;
+    const claim = connections.claim(grant);
+    if (!claim.ok) {
+      socket.end(`HTTP/1.1 ${claim.status} ${statusText(claim.status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${claim.reason}\n`);
+      return;
+    }
+    // The TCP socket's close, not the WebSocket's: it comes whether or not the upgrade completes.
+    socket.once("close", claim.release);
     wss.handleUpgrade(request, socket, head, (ws) => bridge.addBrowser(ws, grant));
   });
 
@@ -215,5 +224,5 @@ async function closeRelay(server: Server, wss: WebSocketServer, hub: BrowserHub,
 }
 
 function statusText(status: number): string {
-  return status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : "Bad Request";
+  return status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 429 ? "Too Many Requests" : status === 503 ? "Service Unavailable" : "Bad Request";
 }
