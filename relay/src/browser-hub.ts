@@ -44,7 +44,8 @@
 // gets each when it reaches it, so it still sees pi's bytes in pi's order.
 //
 // Memory: the replay (--replay-bytes) plus, per browser, about HIGH_WATER of
-// queued bytes (catching up is sent in batches of that size), at most
+// queued bytes (catching up is sent in batches of that size, lent from the
+// replay's storage: shared by every browser it is queued for), at most
 // MAX_BACKLOG of relay frames for one that never reads before it is closed,
 // and at most MAX_PRIVATE_QUEUE of its own answers while it catches up.
 //
@@ -345,10 +346,11 @@ export class BrowserHub {
         if (this.#holding.size > 0) this.#armStallTimer(Date.now());
         return;
       }
-      const piece = this.#replay.pieceAt(client.offset, Math.min(client.replayEnd ?? Infinity, ownAnswer?.at ?? Infinity));
+      // Lent, not copied: browsers catching up together share the replay's bytes (stdout-replay.ts).
+      const piece = this.#replay.lendPiece(client.offset, Math.min(client.replayEnd ?? Infinity, ownAnswer?.at ?? Infinity));
       if (piece === null) return this.#tooSlow(client);
-      client.sendBytes(piece, () => freeChunk(piece));
-      client.offset += piece.length;
+      if (!client.sendBytes(piece.bytes, piece.giveBack)) piece.giveBack();
+      client.offset += piece.bytes.length;
     }
   }
 

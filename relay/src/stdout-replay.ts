@@ -20,17 +20,36 @@
 // them, where a young-generation collection frees them (chunk-reclaim.ts).
 // Kept here for a while, they would outlive a collection or two, move to
 // V8's old generation, and wait for a full collection: at a few hundred MB/s
-// that was tens of MB of dead chunks. Pieces read back out are copies, so a
-// slab can be reused while a browser still has a piece queued.
+// that was tens of MB of dead chunks.
+//
+// A browser catching up is lent its pieces (lendPiece): views of the slabs,
+// not copies, so browsers that connect together share one copy of the
+// replay however many they are; a copy per browser was ~1 MiB each for
+// those that read slowly or not at all (500 at once took the relay to
+// several hundred MB). A slab with pieces out is not reused until they all
+// came back: dropped from the replay meanwhile, it is retired, and freed when
+// the last one comes back. Only a piece that spans two slabs is a copy (it
+// must stay one piece: browsers get pi's chunk boundaries), made once and
+// shared in the same way.
+import { freeChunk } from "./chunk-reclaim.ts";
 
 const LF = 0x0a;
 const SLAB_BYTES = 256 * 1024;
+
+/** A piece of the replay lent to a socket: `giveBack` once the socket is done with it (written or failed). */
+export type LentPiece = { bytes: Buffer; giveBack: () => void };
 
 export class StdoutReplay {
   readonly maxBytes: number;
   /** Storage of the held bytes, in stream order: byte 0 of #slabs[0] is stream offset #base. */
   #slabs: Buffer[] = [];
   #spareSlabs: Buffer[] = [];
+  /** Slabs with pieces lent out → how many: not reused until they are all back. */
+  readonly #lent = new Map<Buffer, number>();
+  /** Lent slabs the replay no longer holds: freed when their last piece comes back. */
+  readonly #retired = new Set<Buffer>();
+  /** Copies of pieces that span two slabs, while lent ("from:to" → the copy and how many have it). */
+  readonly #spanning = new Map<string, { bytes: Buffer; lent: number }>();
   #base = 0;
   /** Stream offset where each held chunk starts, from index #boundsHead on. */
   #bounds: number[] = [];
@@ -102,7 +121,67 @@ export class StdoutReplay {
   pieceAt(offset: number, limit = this.#end): Buffer | null {
     const stop = Math.min(limit, this.#end);
     if (offset < this.#start || offset >= stop) return null;
-    // The first chunk starting after `offset`.
+    return this.#copy(offset, Math.min(stop, this.#nextBound(offset)));
+  }
+
+  /**
+   * pieceAt's piece, lent rather than copied: a view of the replay's storage
+   * when it lies in one slab (a copy otherwise). Its bytes stay as they are
+   * until `giveBack` is called, however the replay moves on meanwhile.
+   */
+  lendPiece(offset: number, limit = this.#end): LentPiece | null {
+    const stop = Math.min(limit, this.#end);
+    if (offset < this.#start || offset >= stop) return null;
+    const to = Math.min(stop, this.#nextBound(offset));
+    const position = offset - this.#base;
+    const slab = this.#slabs[Math.floor(position / SLAB_BYTES)]!;
+    const within = position % SLAB_BYTES;
+    let back = false;
+    if (within + (to - offset) > SLAB_BYTES) {
+      // Across two slabs: one copy, shared by every browser that asks for this piece while one is out.
+      const key = `${offset}:${to}`;
+      const shared = this.#spanning.get(key) ?? { bytes: this.#copy(offset, to), lent: 0 };
+      shared.lent++;
+      this.#spanning.set(key, shared);
+      const giveBack = () => {
+        if (back) return;
+        back = true;
+        if (--shared.lent > 0) return;
+        this.#spanning.delete(key);
+        freeChunk(shared.bytes);
+      };
+      return { bytes: shared.bytes, giveBack };
+    }
+    this.#lent.set(slab, (this.#lent.get(slab) ?? 0) + 1);
+    const giveBack = () => {
+      if (back) return;
+      back = true;
+      this.#giveBack(slab);
+    };
+    return { bytes: slab.subarray(within, within + (to - offset)), giveBack };
+  }
+
+  /** How many slabs and shared copies have pieces out (tests: every piece lent must come back). */
+  get slabsLent(): number {
+    return this.#lent.size + this.#spanning.size;
+  }
+
+  #giveBack(slab: Buffer): void {
+    const count = (this.#lent.get(slab) ?? 1) - 1;
+    if (count > 0) return void this.#lent.set(slab, count);
+    this.#lent.delete(slab);
+    // Retired while lent: nothing reads it any more.
+    if (this.#retired.delete(slab)) freeChunk(slab);
+  }
+
+  /** A slab the replay no longer holds goes back to the spares, unless pieces of it are out (then it is retired). */
+  #release(slab: Buffer): void {
+    if (this.#lent.has(slab)) this.#retired.add(slab);
+    else this.#spareSlabs.push(slab);
+  }
+
+  /** Stream offset where the chunk after the one holding `offset` starts (the end when it is the last). */
+  #nextBound(offset: number): number {
     let low = this.#boundsHead;
     let high = this.#bounds.length;
     while (low < high) {
@@ -110,7 +189,7 @@ export class StdoutReplay {
       if (this.#bounds[mid]! <= offset) low = mid + 1;
       else high = mid;
     }
-    return this.#copy(offset, Math.min(stop, this.#bounds[low] ?? this.#end));
+    return this.#bounds[low] ?? this.#end;
   }
 
   /** A new child starts a new stream (its offsets continue from here). */
@@ -122,7 +201,7 @@ export class StdoutReplay {
 
   /** Nothing held: storage starts afresh at `offset`. */
   #restartAt(offset: number): void {
-    this.#spareSlabs.push(...this.#slabs);
+    for (const slab of this.#slabs) this.#release(slab);
     this.#slabs = [];
     this.#bounds = [];
     this.#boundsHead = 0;
@@ -202,7 +281,7 @@ export class StdoutReplay {
     this.#start = cut;
     // Slabs wholly before the start go back to the spares.
     while (this.#start - this.#base >= SLAB_BYTES) {
-      this.#spareSlabs.push(this.#slabs.shift()!);
+      this.#release(this.#slabs.shift()!);
       this.#base += SLAB_BYTES;
     }
     // Compact the bounds now and then rather than shifting on every drop.

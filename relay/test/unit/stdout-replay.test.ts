@@ -120,5 +120,48 @@ describe("StdoutReplay", () => {
       expect(replay.pieceAt(replay.start - 1)).toBeNull();
     }
   });
+
+  it("lends pieces as views of its storage that stay intact while the replay moves on, and frees a dropped slab once they are back", () => {
+    const SLAB = 256 * 1024;
+    const replay = new StdoutReplay(SLAB);
+    replay.append(line("a", 64 * 1024));
+    replay.append(line("b", 64 * 1024));
+    const first = replay.lendPiece(replay.start)!;
+    const second = replay.lendPiece(replay.start + 64 * 1024)!;
+    expect(first.bytes.equals(line("a", 64 * 1024))).toBe(true);
+    // One slab under both: nothing was copied.
+    expect(first.bytes.buffer).toBe(second.bytes.buffer);
+    expect(replay.slabsLent).toBe(1);
+    // pi writes on, well past the bound: the lent slab leaves the replay, and its space must not be reused under the pieces.
+    for (let i = 0; i < 20; i++) replay.append(line(String.fromCharCode(99 + i), 64 * 1024));
+    expect(replay.start).toBeGreaterThan(SLAB);
+    expect(first.bytes.equals(line("a", 64 * 1024))).toBe(true);
+    expect(second.bytes.equals(line("b", 64 * 1024))).toBe(true);
+    first.giveBack();
+    first.giveBack(); // twice counts once
+    expect(second.bytes.length).toBe(64 * 1024);
+    second.giveBack();
+    // Retired and freed at once (its memory is not left to the collector).
+    expect(replay.slabsLent).toBe(0);
+    expect(second.bytes.length).toBe(0);
+  });
+
+  it("lends a piece that spans two slabs as one copy, in one piece, shared by every browser it is out to", () => {
+    const replay = new StdoutReplay(1024 * 1024);
+    replay.append(line("z", 300 * 1024));
+    const [one, two] = [replay.lendPiece(replay.start)!, replay.lendPiece(replay.start)!];
+    expect(one.bytes.equals(line("z", 300 * 1024))).toBe(true);
+    expect(two.bytes).toBe(one.bytes);
+    one.giveBack();
+    expect(two.bytes.length).toBe(300 * 1024);
+    two.giveBack();
+    expect(replay.slabsLent).toBe(0);
+    expect(two.bytes.length).toBe(0);
+    expect(replay.lendPiece(replay.end)).toBeNull();
+  });
 });
 
+/** One record of `size` bytes, LF included. */
+function line(letter: string, size: number): Buffer {
+  return Buffer.concat([Buffer.alloc(size - 1, letter), Buffer.from("\n")]);
+}
