@@ -39,10 +39,11 @@ function watch(browser: Browser): { bytes(): number; maxGapMs(): number } {
   return { bytes: () => bytes, maxGapMs: () => maxGap };
 }
 
-/** Sends get_state from `from`; returns each browser's stream up to and including that answer's line. */
+/** Sends abort_bash from `from`; returns each browser's stream up to and including that answer's line. */
 async function syncPoint(from: Browser, all: Browser[]): Promise<Buffer[]> {
   const id = commandId("sync");
-  from.send({ type: "get_state", id });
+  // A command whose answer every browser gets (a query's goes to its asker alone), and that changes nothing here.
+  from.send({ type: "abort_bash", id });
   await Promise.all(all.map((browser) => browser.waitForRecord((record) => record.type === "response" && record.id === id, 60_000)));
   return all.map((browser) => {
     const bytes = browser.bytes();

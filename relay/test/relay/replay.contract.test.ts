@@ -19,7 +19,8 @@ const textDeltas = (browser: Browser) =>
  */
 async function syncPoint(from: Browser, all: Browser[]): Promise<Buffer[]> {
   const id = commandId("sync");
-  from.send({ type: "get_state", id });
+  // A command whose answer every browser gets (a query's goes to its asker alone), and that changes nothing here.
+  from.send({ type: "abort_bash", id });
   await Promise.all(all.map((browser) => browser.waitForRecord((record) => record.type === "response" && record.id === id)));
   return all.map((browser) => {
     const bytes = browser.bytes();

@@ -116,10 +116,15 @@ describe("roles", () => {
 
   it("tells the others who sent what, and who changed which file", async () => {
     const id = commandId("driver");
-    driver.send({ type: "get_state", id });
+    driver.send({ type: "abort_bash", id });
     const announced = await viewer.waitForFrame("command_sent", (frame) => frame.line.includes(id));
     expect(announced.sender).toMatchObject({ role: "driver", clientId: driver.hello.clientId });
-    expect(JSON.parse(announced.line)).toMatchObject({ type: "get_state", id });
+    expect(JSON.parse(announced.line)).toMatchObject({ type: "abort_bash", id });
+    // A query is not announced: its answer is the asker's alone.
+    const query = commandId("query");
+    driver.send({ type: "get_state", id: query });
+    await driver.waitForRecord((r) => r.type === "response" && r.id === query);
+    expect(viewer.frames.some((f) => f.type === "command_sent" && f.line.includes(query))).toBe(false);
     // The sender itself is not told its own command.
     expect(driver.frames.some((f) => f.type === "command_sent" && f.line.includes(id))).toBe(false);
 
