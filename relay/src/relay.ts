@@ -98,7 +98,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   let port = options.port;
   // pier's own host name for this launch (launch-host.ts): what its links and cookies name.
   const names = siteNamesFor(options.host);
-  const site: Site = { ...names, get port() { return port; } };
+  const site: Site = {
+    ...names,
+    get port() {
+      return port;
+    },
+  };
   const workspace = new WorkspaceFiles(options.launch.cwd);
   const git = new GitFacts(workspace.paths);
   // Who made each HTTP change, to say so to everyone ("Ada saved src/app.ts").

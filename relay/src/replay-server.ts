@@ -44,7 +44,12 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const links = new AccessLinks();
   let port = options.port;
   const names = siteNamesFor(options.host);
-  const site: Site = { ...names, get port() { return port; } };
+  const site: Site = {
+    ...names,
+    get port() {
+      return port;
+    },
+  };
 
   const server = serveHttp(handleHttp, options.log);
 

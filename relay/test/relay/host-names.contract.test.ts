@@ -68,7 +68,8 @@ describe("pier's per-launch host name", () => {
 
   it("refuses every other request naming 127.0.0.1 or localhost, cookie or not, with a sentence and without telling pier's name", async () => {
     for (const address of [`127.0.0.1:${pier.port}`, `localhost:${pier.port}`]) {
-      for (const cookie of [{}, { Cookie: pier.cookie }]) {
+      const withAndWithout: { [name: string]: string }[] = [{}, { Cookie: pier.cookie }];
+      for (const cookie of withAndWithout) {
         const page = await httpGet(pier, "/", { Host: address, ...cookie });
         expect(page.status).toBe(403);
         expect(page.headers["content-type"]).toMatch(/^text\/html/);
