@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { withPiUnderTest } from "../support/pi-under-test.ts";
 import { connectBrowser, isAlive, PIER_BIN, startPier } from "../support/pier-process.ts";
 
-const LINK = /^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/;
+// pier's own host name for this launch (relay/src/launch-host.ts).
+const LINK = /^http:\/\/pier-[a-z2-7]{10}\.localhost:\d+\/\?token=[A-Za-z0-9_-]{43}$/;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -25,7 +25,8 @@ describe("pier start-up", () => {
     const lines = pier.stdout.filter((line) => line !== "");
     expect(lines[0]).toBe(pier.url);
     expect(lines).toHaveLength(2);
-    for (const line of lines) expect(line).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    // Under pier's own host name for this launch (relay/src/launch-host.ts), not 127.0.0.1.
+    for (const line of lines) expect(line).toMatch(/^http:\/\/pier-[a-z2-7]{10}\.localhost:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
     expect(new Set(lines).size).toBe(2);
     // The secret goes to stdout only, never to the log.
     expect(pier.stderr.join("\n")).not.toContain(pier.token);
