@@ -156,6 +156,8 @@ export class ResponseRouter<Owner> {
   #classify(chunk: Buffer, at: number): { owner: Owner; id: string } | "shared" | "undecided" {
     if (this.#pending.size === 0) return "shared";
     const available = chunk.length - at;
+    // Most lines are events (`{"type":…`): one byte tells them apart, before any comparison.
+    if (available > 2 && chunk[at + 2] !== ID_PREFIX[2]) return "shared";
     const prefixLength = Math.min(available, ID_PREFIX.length);
     if (chunk.compare(ID_PREFIX, 0, prefixLength, at, at + prefixLength) !== 0) return "shared";
     // The id's closing quote: the first quote not escaped by a backslash.
