@@ -91,7 +91,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log: options.log,
   });
   const hub = bridge.hub;
-  announceTrust = (info) => hub.broadcastFrame({ type: "workspace_trust", trust: info });
+  announceTrust = (info) => {
+    hub.broadcastFrame({ type: "workspace_trust", trust: info });
+    // A driver's git status may differ now (filters on or off): pages load it again.
+    hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
+  };
   announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   const connections = new ConnectionLimits();
