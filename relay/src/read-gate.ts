@@ -30,8 +30,8 @@ export type ReadLimits = { outstanding: number; bucket: BucketLimits };
 
 export const READ_LIMITS: Record<Role, ReadLimits> = {
   // A page loading asks for about six things at once (state, entries, models, commands…), then one now and then.
-  viewer: { outstanding: 8, bucket: { capacity: 40, perSecond: 10 } },
-  driver: { outstanding: 16, bucket: { capacity: 100, perSecond: 40 } },
+  viewer: { outstanding: 16, bucket: { capacity: 40, perSecond: 10 } },
+  driver: { outstanding: 32, bucket: { capacity: 100, perSecond: 40 } },
 };
 /** Reads of one link's browsers in pi at once; more wait their turn. */
 export const LINK_IN_PI = 32;

@@ -147,6 +147,8 @@ type Queued =
 
 /** Why a get_entries was sent: to show the session (load), or only to keep the cursor current (advance). */
 type EntriesRequest = { since: string | null; purpose: "load" | "advance" };
+/** How long a page waits before asking again for entries the relay refused to ask pi for (rate_limited). */
+const ENTRIES_RETRY_MS = 1000;
 
 /** A command as the UI builds it: the connection adds the id. */
 export type OutgoingCommand = RpcCommand extends infer C ? (C extends { id?: string } ? Omit<C, "id"> : never) : never;
@@ -898,6 +900,7 @@ export class RelayConnection {
         this.lastRelayError = frame;
         const refusedId = frame.command?.id;
         if (refusedId !== undefined && refusedId in this.session.pending) delete this.session.pending[refusedId];
+        if (refusedId !== undefined && frame.code === "rate_limited") this.#entriesRefused(refusedId);
         if (refusedId !== undefined && this.#calls.has(refusedId)) {
           // Its caller shows the refusal where the person acted.
           this.#settleCall(refusedId, localFailure(frame.command?.type ?? "unknown", frame.message));
@@ -1004,6 +1007,19 @@ export class RelayConnection {
     const id = this.send(since === null ? { type: "get_entries" } : { type: "get_entries", since });
     if (id !== null) this.#entriesRequests.set(id, { since, purpose });
     else if (purpose === "advance") this.#advancing = false;
+  }
+
+  /**
+   * A get_entries the relay refused (rate_limited: this page had too many
+   * queries waiting): no answer will come, so it is asked again in a moment
+   * rather than leaving the entries stuck.
+   */
+  #entriesRefused(id: string): void {
+    const request = this.#entriesRequests.get(id);
+    if (request === undefined) return;
+    this.#entriesRequests.delete(id);
+    if (request.purpose === "advance") this.#advancing = false;
+    setTimeout(() => (request.purpose === "advance" ? this.#advanceEntries() : this.#requestEntries(request.since, "load")), ENTRIES_RETRY_MS);
   }
 
   /** After a run, a compaction or a bash: fetch the new entries (one request at a time). */
