@@ -36,6 +36,8 @@ export class WorkspaceTrustService {
   #info: WorkspaceTrustInfo;
   #watcher: FSWatcher | null = null;
   #settle: NodeJS.Timeout | null = null;
+  /** watch() was asked for (and close() not): keep trying once pi's folder exists. */
+  #watching = false;
 
   private constructor(store: WorkspaceTrust, override: boolean | null, info: WorkspaceTrustInfo, options: WorkspaceTrustServiceOptions) {
     this.#store = store;
@@ -78,11 +80,14 @@ export class WorkspaceTrustService {
     const info = await this.#store.decide(trusted);
     this.#options.log(`the workspace is now ${info.trusted ? "trusted" : "not trusted"} (saved in ${this.#store.trustFile})`);
     this.#update(info);
+    // pi's folder may have just been made by this write: watch it from now on.
+    if (this.#watching) this.watch();
     return info;
   }
 
   /** Watches pi's store for decisions taken elsewhere (best effort: a folder that does not exist yet is not watched). */
   watch(): void {
+    this.#watching = true;
     if (this.#override !== null || this.#watcher !== null) return;
     const names = new Set([basename(this.#store.trustFile), basename(this.#store.settingsFile)]);
     try {
@@ -94,13 +99,17 @@ export class WorkspaceTrustService {
           this.refresh().catch((error: unknown) => this.#options.log(`could not read pi's trust store: ${String(error)}`));
         }, WATCH_SETTLE_MS);
       });
-      this.#watcher.on("error", () => this.close());
+      this.#watcher.on("error", () => {
+        this.#watcher?.close();
+        this.#watcher = null;
+      });
     } catch {
       // No agent folder yet: git requests still read the store afresh.
     }
   }
 
   close(): void {
+    this.#watching = false;
     this.#watcher?.close();
     this.#watcher = null;
     if (this.#settle !== null) clearTimeout(this.#settle);
