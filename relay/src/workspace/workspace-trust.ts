@@ -16,11 +16,15 @@
 // rewrites it in place). A trust store that cannot be read is never
 // overwritten: the folder counts as untrusted and the reason is told.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, realpath, rename, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, realpath, rename, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { WorkspaceTrustInfo } from "@pier/protocol";
+import { readRegularTextFile } from "../regular-file.ts";
 import { piAgentDir } from "../sessions/session-dir.ts";
+
+/** trust.json and settings.json are small; anything larger is not pi's. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export type TrustStoreData = Record<string, boolean | null>;
 export type DefaultProjectTrust = "always" | "ask" | "never";
@@ -117,7 +121,7 @@ export class WorkspaceTrust {
     }
     const saved = nearestDecision(data, this.folder);
     if (saved !== null) return { trusted: saved.trusted, source: saved.path === this.folder ? "folder" : "parent", path: saved.path };
-    const settings = await readFile(this.settingsFile, "utf8").catch(() => null);
+    const settings = await readRegularTextFile(this.settingsFile, { what: "pi's settings", maxBytes: MAX_CONFIG_BYTES }).then((read) => (read.ok ? read.text : null));
     return { trusted: defaultProjectTrust(settings) === "always", source: "default" };
   }
 
@@ -147,14 +151,13 @@ export class WorkspaceTrust {
   }
 
   async #readStore(): Promise<TrustStoreData> {
-    let text: string;
-    try {
-      text = await readFile(this.trustFile, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw new TrustStoreError(`pi's trust store ${this.trustFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+    // Never waits on a named pipe, never reads a huge file (regular-file.ts).
+    const read = await readRegularTextFile(this.trustFile, { what: "pi's trust store", maxBytes: MAX_CONFIG_BYTES });
+    if (!read.ok) {
+      if (read.code === "ENOENT") return {};
+      throw new TrustStoreError(`pi's trust store cannot be read: ${read.message}.`);
     }
-    return parseTrustStore(text, this.trustFile);
+    return parseTrustStore(read.text, this.trustFile);
   }
 
   /** pi's lock: mkdir of "<trust.json>.lock" is atomic; a lock older than proper-lockfile's stale time is taken over. */

@@ -1,6 +1,7 @@
 // The workspace's trust, read and written as pi reads and writes it: checked
 // against pi's own ProjectTrustStore (dist/core/trust-manager.js) of both
 // installed pis, in both directions, on a private agent folder.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -106,6 +107,16 @@ describe("WorkspaceTrust", () => {
     expect(info.problem).toMatch(/trust\.json is not valid JSON/);
     await expect(trust.decide(true)).rejects.toThrow(/not valid JSON/);
     expect(await readFile(join(agentDir, "trust.json"), "utf8")).toBe("{ not json");
+  });
+
+  it("never waits on a named pipe in place of trust.json or settings.json: untrusted, with the reason, at once", async () => {
+    await mkdir(agentDir, { recursive: true });
+    execFileSync("mkfifo", [join(agentDir, "trust.json"), join(agentDir, "settings.json")]);
+    const trust = await WorkspaceTrust.open(project, env());
+    const info = await trust.read();
+    expect(info.trusted).toBe(false);
+    expect(info.problem).toMatch(/named pipe/);
+    await expect(trust.decide(true)).rejects.toThrow(/named pipe/);
   });
 
   it("waits for pi's lock, and takes over one left behind by a process that died", async () => {
