@@ -4,7 +4,7 @@
 // opening sockets by the thousand costs the relay a refused request each.
 //
 // What a connection costs the relay (bench/memory-bounds.bench.ts, with a
-// full replay to catch up with): ~30 KB for one that reads nothing, since the
+// full replay to catch up with): ~30-60 KB for one that reads nothing, since the
 // replay pieces queued for it are lent from the replay's own storage
 // (stdout-replay.ts) rather than copied (copies were ~0.5-1 MB each: 500 at
 // once took the relay from ~130 MB to 600-835 MB). A browser that stops

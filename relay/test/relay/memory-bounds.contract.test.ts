@@ -106,6 +106,8 @@ describe("memory bounds", () => {
     expect(refused.body).toContain("too many sessions open");
     // The driver is not locked out: its session and a fresh driver link still work.
     expect((await get("/api/sessions", pier.cookie)).status).not.toBe(401);
+    const fresh = new URL(await pier.freshUrl());
+    expect((await get(fresh.pathname + fresh.search)).status).toBe(303);
 
     await revoke(links[0]!.linkId);
     const admitted = await get(late.path);
