@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, extension, test } from "../support/pier.ts";
+import { openViewer, revokeViewerLink } from "../support/viewer-link.ts";
 
 test.use({ scenarioName: "sessions", piArgs: ["-e", extension("asks-over-panels.ts")] });
 
@@ -260,3 +261,25 @@ for (const [size, viewport, openers] of [
     }
   });
 }
+
+test("a viewer is not put under the driver's question, whatever it has open; a revoked link gets nothing", async ({ page, pier, browser }) => {
+  const dir = await projectDir(pier);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPage(page, pier.url);
+  const viewer = await openViewer(page, browser);
+  await viewer.getByRole("button", { name: "Sessions", exact: true }).click();
+  await expect(sessionsPanel(viewer)).toBeVisible();
+
+  const dialog = await piAsks(page, dir, "Asked with a viewer watching");
+  // The viewer cannot answer (the relay refuses it): a line says what is asked, no modal.
+  await expect(viewer.getByRole("status").filter({ hasText: "An extension is asking the driver: “Asked with a viewer watching”" })).toBeVisible();
+  await expect(viewer.getByRole("dialog", { name: "Asked with a viewer watching" })).toHaveCount(0);
+  await expect(sessionsPanel(viewer)).toBeVisible();
+  await dialog.getByRole("button", { name: "No" }).click();
+  await expect(viewer.getByRole("status").filter({ hasText: "An extension is asking the driver" })).toHaveCount(0);
+
+  await revokeViewerLink(page, viewer);
+  const again = await piAsks(page, dir, "Asked after the revocation");
+  await expect(viewer.getByText("Asked after the revocation")).toHaveCount(0);
+  await again.getByRole("button", { name: "Yes" }).click();
+});

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test, UI_ONLY } from "../support/pier.ts";
+import { openViewer, revokeViewerLink } from "../support/viewer-link.ts";
 
 // Copy path is checked by reading the clipboard back.
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -197,4 +198,35 @@ test("the menu of the empty space creates at the root; right click and the keybo
   await page.keyboard.press("Escape");
   await expect(menu(page)).toBeHidden();
   await expect(entry(page, "package.json")).toBeFocused();
+});
+
+test("a viewer's file menu: what would change files is refused with a reason and changes nothing, on a live or a revoked link", UI_ONLY, async ({ page, pier, browser }) => {
+  const dir = await projectDir(pier);
+  await openExplorer(page, pier);
+  const viewer = await openViewer(page, browser);
+  const explorer = viewer.getByRole("navigation", { name: "Explorer" });
+  if (!(await explorer.isVisible())) await viewer.getByRole("button", { name: "Explorer" }).click();
+  await expect(entry(viewer, "README.md")).toBeVisible();
+  const notices = viewer.getByRole("region", { name: "Notifications" });
+
+  // Reading is a viewer's too: Open and Copy path work.
+  await choose(viewer, "README.md", "Copy path");
+  await expect.poll(() => viewer.evaluate(() => navigator.clipboard.readText())).toBe("README.md");
+  for (const [item, what] of [
+    ["New file…", "create files"],
+    ["New folder…", "create files"],
+    ["Rename…", "rename files"],
+    ["Delete…", "delete files"],
+  ] as const) {
+    await choose(viewer, "README.md", item);
+    await expect(notices.getByText(`Viewers can't ${what} — ask the driver.`).last()).toBeVisible();
+    await expect(workbenchDialog(viewer)).toHaveCount(0);
+  }
+  expect(await exists(join(dir, "README.md"))).toBe("file");
+
+  // Revoked: the page knows it is no longer authorized, and the menu still changes nothing.
+  await revokeViewerLink(page, viewer);
+  await choose(viewer, "README.md", "Delete…");
+  await expect(workbenchDialog(viewer)).toHaveCount(0);
+  expect(await exists(join(dir, "README.md"))).toBe("file");
 });
