@@ -3,6 +3,7 @@
 // buttons at once, without scrolling the dialog: the question scrolls in its
 // own monospace block, the buttons stay put. On a desktop and on a phone.
 import type { Locator, Page } from "@playwright/test";
+import { expectAccessible } from "../support/accessible.ts";
 import { expect, extension, test } from "../support/pier.ts";
 
 test.use({ piArgs: ["-e", extension("asks-over-panels.ts")] });
@@ -67,6 +68,11 @@ for (const [size, viewport] of [
     // A command shows as code.
     expect(await question.evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/mono/i);
     await page.screenshot({ path: testInfo.outputPath(`long-question-${viewport.width}x${viewport.height}.png`) });
+    // The scrolling question is reachable with the keyboard (Tab), and the dialog passes axe.
+    await page.keyboard.press("Shift+Tab");
+    await expect(question).toBeFocused();
+    // (label-content-name-mismatch: the first screen's cards behind, as in accessibility.spec.)
+    await expectAccessible(page, `long question at ${size}`, ["label-content-name-mismatch"]);
 
     // The rest of the command is there, in the question's own scroll.
     await question.evaluate((el) => (el.scrollTop = el.scrollHeight));

@@ -64,6 +64,19 @@ async function answerPath(page: Page, value: string, button: string): Promise<vo
   await expect(workbenchDialog(page)).toBeHidden();
 }
 
+/** Every item drawn whole, inside the tree (which clips what sticks out) and the window, and on top where it is. */
+async function expectWholeMenuShown(page: Page): Promise<void> {
+  for (const item of await menu(page).getByRole("menuitem").all()) {
+    const shown = await item.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const tree = el.closest('[role="tree"]')!.getBoundingClientRect();
+      const inside = r.left >= Math.max(0, tree.left) && r.right <= Math.min(window.innerWidth, tree.right) && r.top >= 0 && r.bottom <= window.innerHeight;
+      return inside && el.contains(document.elementFromPoint(r.right - 4, r.top + r.height / 2)) && el.contains(document.elementFromPoint(r.left + 4, r.top + r.height / 2));
+    });
+    expect(shown, `“${await item.textContent()}” shown whole`).toBe(true);
+  }
+}
+
 const exists = (path: string) =>
   stat(path).then(
     (s) => (s.isDirectory() ? "dir" : "file"),
@@ -85,12 +98,15 @@ test("the page's menus are the ones this spec covers", UI_ONLY, async () => {
 });
 
 test("a file's menu: every item, and each does what it says", UI_ONLY, async ({ page, pier }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
   const dir = await projectDir(pier);
   await openExplorer(page, pier);
   await entry(page, "src").click();
 
   // Exactly these items, in this order: one more without a test here fails.
   await expect((await menuOf(page, "greet.js")).getByRole("menuitem")).toHaveText(["New file…", "New folder…", "Open", "Rename…", "Delete…", "Copy path"]);
+  await expectWholeMenuShown(page);
+  await page.screenshot({ path: test.info().outputPath("file-menu-1440x900.png") });
   await page.keyboard.press("Escape");
   await expect(menu(page)).toBeHidden();
 
@@ -229,4 +245,16 @@ test("a viewer's file menu: what would change files is refused with a reason and
   await choose(viewer, "README.md", "Delete…");
   await expect(workbenchDialog(viewer)).toHaveCount(0);
   expect(await exists(join(dir, "README.md"))).toBe("file");
+});
+
+test("on a phone, the file menu opens inside the explorer drawer, every item in reach", UI_ONLY, async ({ page, pier }, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openExplorer(page, pier);
+  await entry(page, "src").click();
+  const items = (await menuOf(page, "greetings.js")).getByRole("menuitem");
+  await expect(items).toHaveCount(6);
+  await expectWholeMenuShown(page);
+  await page.screenshot({ path: testInfo.outputPath("file-menu-390x844.png") });
+  await menu(page).getByRole("menuitem", { name: "Copy path" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe("src/greetings.js");
 });
