@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDemoAgentDir, type DemoAgentDir } from "../../src/demo/agent-dir.ts";
 import { copyDemoProject } from "../../src/demo/demo-project.ts";
 import { startModelServer, type ModelServer } from "../../src/demo/model-server.ts";
-import { attemptUpgrade, commandId, connectBrowser, startPier, type Browser, type PiRecord, type RunningPier } from "../support/pier-process.ts";
+import { MAX_CONNECTIONS } from "../../src/connection-limits.ts";
+import { attemptUpgrade, commandId, connectBrowser, exchangeToken, startPier, type Browser, type PiRecord, type RunningPier } from "../support/pier-process.ts";
 
 const LONG_STREAM = fileURLToPath(new URL("./fixtures/long-stream.json", import.meta.url));
 
@@ -152,20 +153,32 @@ describe("500 browsers at once", () => {
     const pid = pier.process.pid!;
     const first = await connectBrowser(pier);
     await ask(first, { type: "get_state" });
+    // A class: the driver and 499 browsers, each with the session a viewer link gave it (one browser may open only MAX_CONNECTIONS_PER_GRANT tabs).
+    first.send({ type: "pier.create_link", role: "viewer" });
+    const created = await first.waitForFrame("link_created");
+    const cookies = [pier.cookie];
+    while (cookies.length < COUNT) {
+      const batch = Math.min(BATCH, COUNT - cookies.length);
+      cookies.push(...(await Promise.all(Array.from({ length: batch }, () => exchangeToken(`${pier.origin}/?token=${created.token}`, pier.port)))));
+    }
     await first.close();
     const idle = rssMB(pid);
 
     const browsers: Browser[] = [];
     for (let i = 0; i < COUNT; i += BATCH) {
-      browsers.push(...(await Promise.all(Array.from({ length: BATCH }, () => connectBrowser(pier, { timeoutMs: 60_000 })))));
+      browsers.push(...(await Promise.all(cookies.slice(i, i + BATCH).map((cookie) => connectBrowser(pier, { cookie, timeoutMs: 60_000 })))));
     }
+    // The relay takes MAX_CONNECTIONS at once: one more is refused as it connects, with a sentence.
+    expect(COUNT).toBe(MAX_CONNECTIONS);
+    const refused = await attemptUpgrade(pier);
+    expect(refused.status).toBe(503);
     for (const browser of browsers) {
       expect(browser.hello.child.state).toBe("running");
       // The replay: what pi wrote so far (the get_state answer), the same for all.
       expect(browser.replayBytes().length).toBe(browser.hello.replay.bytes);
     }
     const id = commandId("broadcast");
-    // Answered to every browser (a query's answer would go to browsers[0] alone).
+    // From the driver, answered to every browser (a query's answer would go to browsers[0] alone).
     browsers[0]!.send({ type: "abort_bash", id });
     await Promise.all(browsers.map((browser) => browser.waitForRecord((record) => record.type === "response" && record.id === id, 60_000)));
     const connected = rssMB(pid);
