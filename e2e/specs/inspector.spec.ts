@@ -314,8 +314,8 @@ test("a command from another browser shows who sent it", async ({ page, pier, br
     await other.goto(await pier.freshUrl());
     await expect(other.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
     await sendPrompt(other, "Hello from the other browser");
-    // Named after its sender (a driver that gave no name is "Driver").
-    await expect(conversation(page).getByRole("article", { name: "Driver" })).toContainText("Hello from the other browser");
+    // Named after its sender (a second driver that gave no name is "Driver 2", not the first's "Driver").
+    await expect(conversation(page).getByRole("article", { name: "Driver 2" })).toContainText("Hello from the other browser");
     await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
     await showOnly(page, "prompt");
     const announced = row(page, "prompt", "↑");

@@ -132,6 +132,29 @@ test("the header lists who is here with their roles; names are remembered and sh
   await viewerContext.close();
 });
 
+test("two drivers who skip the name banner are told apart: the second is Driver 2, on both pages", async ({ page, browser, pier }) => {
+  await page.goto(pier.url);
+  await expect(connected(page)).toBeVisible();
+  const otherContext = await browser.newContext();
+  const other = await otherContext.newPage();
+  await other.goto(await pier.freshUrl());
+  await expect(connected(other)).toBeVisible();
+  await expect(other.getByRole("region", { name: "Introduce yourself" })).toContainText("Others here see you as Driver 2.");
+
+  const seenByFirst = await openPeople(page, 2);
+  await expect(seenByFirst.getByRole("listitem")).toContainText([person("Driver", "driver", true), person("Driver 2", "driver")]);
+  await closePopover(page);
+  const seenBySecond = await openPeople(other, 2);
+  await expect(seenBySecond.getByRole("listitem")).toContainText([person("Driver 2", "driver", true), person("Driver", "driver")]);
+  await closePopover(other);
+
+  // A reload keeps the seat: still Driver 2, not a third name.
+  await other.reload();
+  await expect(connected(other)).toBeVisible();
+  await expect(other.getByRole("region", { name: "Introduce yourself" })).toContainText("Others here see you as Driver 2.");
+  await otherContext.close();
+});
+
 test("a viewer watches live but cannot act, and the relay refuses a hand-made socket and the file API", async ({ page, browser, pier }) => {
   const { driver, viewer, viewerContext, errors } = await driverAndViewer(page, browser, pier, "Grace");
 

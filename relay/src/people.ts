@@ -19,9 +19,14 @@ export class People {
   /** grant id → its seat. A browser that reconnects (a network blip, a reload) or opens another tab keeps its colour and default name. */
   readonly #seats = new Map<string, Seat>();
   #joined = 0;
+  #drivers = 0;
   #viewers = 0;
 
-  /** A new connection; its name until it says otherwise is its role ("Driver", "Viewer 3"). */
+  /**
+   * A new connection; its name until it says otherwise is its role and seat
+   * ("Driver", "Driver 2", "Viewer 3"): two drivers who skipped the name
+   * banner must still be told apart ("Follow Driver 2", "Driver 2 answered").
+   */
   join(clientId: string, grant: Grant): Person {
     const { colour, defaultName } = this.#seatOf(grant);
     const member: Member = { clientId, name: defaultName, role: grant.role, colour, grant };
@@ -34,7 +39,7 @@ export class People {
     if (known !== undefined) return known;
     const seat = {
       colour: COLOURS[this.#joined++ % COLOURS.length]!,
-      defaultName: grant.role === "driver" ? "Driver" : `Viewer ${++this.#viewers}`,
+      defaultName: grant.role === "driver" ? driverName(++this.#drivers) : `Viewer ${++this.#viewers}`,
     };
     this.#seats.set(grant.id, seat);
     if (this.#seats.size > MAX_SEATS) this.#seats.delete(this.#seats.keys().next().value!);
@@ -77,6 +82,11 @@ export class People {
   list(): Person[] {
     return [...this.#members.values()].map(personOf);
   }
+}
+
+/** The first driver (usually the only one) is plain "Driver"; later browsers with a driver link are numbered from 2. */
+function driverName(seat: number): string {
+  return seat === 1 ? "Driver" : `Driver ${seat}`;
 }
 
 function personOf(member: Member): Person {

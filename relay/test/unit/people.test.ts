@@ -42,6 +42,19 @@ describe("People", () => {
     expect(people.join("recent", viewer("g1000")).name).toBe("Viewer 1001");
   });
 
+  it("numbers drivers after the first, so two drivers who gave no name can be told apart, and keeps a driver's number across a reconnect", () => {
+    const people = new People();
+    const otherDriver = (id: string): Grant => ({ id, role: "driver", linkId: "link-1", digest: `d-${id}` });
+    const first = people.join("c1", driver);
+    people.join("c2", viewer("g2"));
+    const second = people.join("c3", otherDriver("g3"));
+    const third = people.join("c4", otherDriver("g4"));
+    expect([first.name, second.name, third.name]).toEqual(["Driver", "Driver 2", "Driver 3"]);
+    people.leave("c3");
+    expect(people.join("c5", otherDriver("g3")).name).toBe("Driver 2");
+    expect(people.list().map((p) => p.name)).toEqual(["Driver", "Viewer 1", "Driver 3", "Driver 2"]);
+  });
+
   it("takes a new name, cleaned, and keeps the old one when nothing usable is given", () => {
     const people = new People();
     people.join("c1", driver);
