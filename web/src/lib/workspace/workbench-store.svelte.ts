@@ -14,6 +14,7 @@ import { languageForPath } from "../monaco/load-monaco.ts";
 import { FilesApiError, filesApi } from "./files-api.ts";
 import { ancestorsOf, basename, buildTree, dirname, filePaths, normalizePath, type TreeNode } from "./file-tree.ts";
 import { activateTab, closeTab, createTabsState, diffTabId, fileTabId, openTab, renameTabs, type Tab } from "./tabs.ts";
+import { loadSavedTabs, storeSavedTabs } from "./saved-tabs.ts";
 import { minimalEdit } from "./text-edit.ts";
 import type { GitChange, ReadOnlyReason, WorkspaceEntry } from "./workspace-api-types.ts";
 
@@ -162,6 +163,10 @@ export class WorkbenchStore {
   #treeRequest = 0;
   #gitRequest = 0;
   #started = false;
+  /** The workspace whose saved tabs were put back (tabs are saved only after that, so nothing is wiped first). */
+  #restoredFor = $state<string | null>(null);
+  /** Paths reopened from the saved tabs: one that no longer exists closes quietly. */
+  #restoring = new Set<string>();
 
   constructor() {
     if (!hasWindow) return;
@@ -181,6 +186,32 @@ export class WorkbenchStore {
     this.#started = true;
     connection.onWorkspaceChanged((paths, git) => this.#onDiskChange(paths, git));
     if (this.explorerOpen) void this.loadTree();
+    $effect.root(() => {
+      // The workspace is known once the relay said hello; a recording played back has no files to open.
+      $effect(() => {
+        const cwd = connection.hello?.cwd ?? null;
+        if (cwd === null || connection.readOnly || cwd === this.#restoredFor) return;
+        this.#restoreTabs(cwd);
+      });
+      $effect(() => {
+        const cwd = this.#restoredFor;
+        const paths = this.tabs.tabs.filter((t) => t.kind === "file").map((t) => t.path);
+        const active = this.activeTab?.kind === "file" ? this.activeTab.path : null;
+        if (cwd !== null) storeSavedTabs(cwd, { paths, active });
+      });
+    });
+  }
+
+  /** Reopens the file tabs this browser had open in this workspace, the active one active again. */
+  #restoreTabs(cwd: string): void {
+    const saved = loadSavedTabs(cwd);
+    for (const path of saved.paths) {
+      if (this.docs[path]) continue;
+      this.#restoring.add(path);
+      this.#openDocument(path);
+    }
+    if (saved.active !== null) this.activate(fileTabId(saved.active));
+    this.#restoredFor = cwd;
   }
 
   get activeTab(): Tab | null {
@@ -339,6 +370,13 @@ export class WorkbenchStore {
   openFile(path: string): void {
     const clean = normalizePath(path);
     if (clean === "") return;
+    this.#openDocument(clean);
+    this.selectedPath = clean;
+    this.#afterOpen();
+  }
+
+  /** The tab and its document (loaded in the background), without touching the layout. */
+  #openDocument(clean: string): void {
     if (!this.docs[clean]) {
       this.docs[clean] = {
         path: clean,
@@ -356,8 +394,6 @@ export class WorkbenchStore {
       void this.#loadDocument(clean);
     }
     openTab(this.tabs, { id: fileTabId(clean), kind: "file", path: clean, title: basename(clean) });
-    this.selectedPath = clean;
-    this.#afterOpen();
   }
 
   /** Opens a read-only diff (e.g. of a tool's write/edit). Same title + path reuses the tab. */
@@ -404,6 +440,7 @@ export class WorkbenchStore {
   async #loadDocument(path: string): Promise<void> {
     try {
       const file = await filesApi.read(path);
+      this.#restoring.delete(path);
       const doc = this.docs[path];
       if (!doc) return;
       doc.size = file.size;
@@ -423,8 +460,14 @@ export class WorkbenchStore {
       });
       doc.status = "ready";
     } catch (error) {
+      const restored = this.#restoring.delete(path);
       const doc = this.docs[path];
       if (!doc) return;
+      // A tab put back from an earlier visit whose file is gone: dropped without a word (nobody asked for it now).
+      if (restored && error instanceof FilesApiError && error.status === 404) {
+        this.#closeNow(fileTabId(path));
+        return;
+      }
       doc.status = "error";
       doc.error = error instanceof FilesApiError && error.status === 404 ? "This file does not exist (any more)." : describe(error);
     }
