@@ -6,6 +6,7 @@ import type { Page } from "@playwright/test";
 import { commandId, connectBrowser, type Browser, type PiRecord } from "../../relay/test/support/pier-process.ts";
 import { solidPng } from "../support/png.ts";
 import { expect, test } from "../support/pier.ts";
+import { openViewer } from "../support/viewer-link.ts";
 
 const conversation = (page: Page) => page.getByRole("log", { name: "Conversation" });
 const attached = (page: Page) => page.getByRole("list", { name: "Attached images" });
@@ -57,6 +58,8 @@ test("an image attached with the file picker is previewed, sent with the prompt,
     await expect.poll(() => shown.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(24);
     expect(await shown.getAttribute("src")).toBe(`data:image/png;base64,${red.toString("base64")}`);
     await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Hello from the scripted model!");
+    // The demo's default model reads images: nothing says otherwise.
+    await expect(conversation(page).getByRole("note").filter({ hasText: "not sent" })).toHaveCount(0);
 
     // pi kept the image, byte for byte, in the user message.
     const messages = await piMessages(pi);
@@ -104,4 +107,58 @@ test("an image can be pasted or dropped onto the prompt box; other files are ref
   const mine = conversation(page).getByRole("article", { name: "You" }).last();
   await expect(mine.getByRole("img")).toHaveCount(2);
   await expect(attached(page)).toHaveCount(0);
+});
+
+test("an image for a model that reads text only is flagged before sending and marked on the message, after a reload and for a viewer too", async ({ page, pier, browser }) => {
+  const red = solidPng(12, 12, [220, 30, 30]);
+  await openReady(page, pier.url);
+  const attach = async (name: string) => {
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Attach image" }).click();
+    await (await chooser).setFiles({ name, mimeType: "image/png", buffer: red });
+    await expect(attached(page).getByRole("img", { name })).toBeVisible();
+  };
+  const strip = page.getByRole("form", { name: "Prompt box" }).getByRole("note");
+
+  // The default model reads images: the strip says nothing.
+  await attach("first.png");
+  await expect(strip).toHaveCount(0);
+
+  // The demo's fast model reads text only (models.json input ["text"]); the picker says so before choosing it.
+  await page.getByRole("button", { name: /^Model: / }).click();
+  const picker = page.getByRole("dialog", { name: "Choose a model" });
+  await expect(picker.getByRole("option", { name: /fast/ })).toContainText("text only, no images");
+  await expect(picker.getByRole("option", { name: /fast/ })).toHaveCount(1);
+  await expect(picker.getByRole("option", { selected: true })).not.toContainText("text only");
+  await picker.getByRole("option", { name: /fast/ }).click();
+  await expect(page.getByRole("button", { name: /^Model: / })).toHaveAccessibleName("Model: Pier demo model (fast) from pier-demo — change model");
+
+  // With the image already attached, the strip now warns, in words, before anything is sent.
+  await expect(strip).toHaveText("Pier demo model (fast) reads text only: pi will not send this image to it, only your text. Choose a model that reads images to send it.");
+  await attach("second.png");
+  await expect(strip).toContainText("pi will not send these 2 images to it");
+
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  await prompt.fill("What is in these pictures?");
+  await prompt.press("Enter");
+  await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("Hello from the scripted model!");
+
+  // The message shows its images, and says they never reached the model.
+  const mark = "2 images not sent: Pier demo model (fast) reads text only.";
+  const mine = conversation(page).getByRole("group", { name: "Your message" }).last();
+  await expect(mine.getByRole("img")).toHaveCount(2);
+  await expect(mine.getByRole("note")).toHaveText(mark);
+
+  // Back on the model that reads images: the old message keeps its mark (the fast model answered it), also after a reload.
+  await page.getByRole("button", { name: /^Model: / }).click();
+  await picker.getByRole("option", { name: "Pier demo model", exact: false }).filter({ hasNotText: "fast" }).click();
+  await expect(page.getByRole("button", { name: /^Model: / })).toHaveAccessibleName("Model: Pier demo model from pier-demo — change model");
+  await expect(mine.getByRole("note")).toHaveText(mark);
+  await page.reload();
+  await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
+  await expect(conversation(page).getByRole("group", { name: "Your message" }).last().getByRole("note")).toHaveText(mark);
+
+  // A viewer reads the same mark (the page reads it from pi's answer, nothing new is asked of the relay).
+  const viewer = await openViewer(page, browser);
+  await expect(conversation(viewer).getByRole("note").filter({ hasText: "not sent" })).toHaveText([mark]);
 });

@@ -9,7 +9,7 @@ import { DEFAULT_MODEL_ID } from "./model-server.ts";
 
 export const DEMO_PROVIDER = "pier-demo";
 export const DEMO_MODEL_NAME = "Pier demo model";
-/** A second scripted model without reasoning, so model pickers have a choice to offer. */
+/** A second scripted model without reasoning that reads text only, so model pickers have a choice to offer and the page's note on images a model cannot read can be seen. */
 export const DEMO_FAST_MODEL_ID = "pier-demo-model-fast";
 export const DEMO_FAST_MODEL_NAME = "Pier demo model (fast)";
 
@@ -44,7 +44,8 @@ export async function createDemoAgentDir(options: DemoAgentDirOptions): Promise<
 /**
  * models.json for pi: one custom openai-completions provider on loopback with
  * two models (the scripted server answers for both): the default one, which
- * reasons, and a "fast" one that does not.
+ * reasons and reads images, and a "fast" one that does neither (pi sends it
+ * "(image omitted: model does not support images)" in an image's place).
  */
 export function demoModelsConfig(modelServerUrl: string, modelId: string = DEFAULT_MODEL_ID): Record<string, unknown> {
   return {
@@ -69,7 +70,7 @@ export function demoModelsConfig(modelServerUrl: string, modelId: string = DEFAU
             id: DEMO_FAST_MODEL_ID,
             name: DEMO_FAST_MODEL_NAME,
             reasoning: false,
-            input: ["text", "image"],
+            input: ["text"],
             contextWindow: 32_000,
             maxTokens: 8_192,
             cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
