@@ -129,6 +129,59 @@ test("Fork from here starts a session up to that message with its text in the pr
   }
 });
 
+test("a fork or clone of a named session is named as a copy, not after its source alike, in every browser and on pi", async ({ page, pier, browser }) => {
+  const pi = await connectBrowser(pier);
+  const other = await (await browser.newContext()).newPage();
+  const nameButton = (p: Page, name: string) => p.getByRole("button", { name: `Session name: ${name}. Rename` });
+  try {
+    await page.goto(pier.url);
+    await other.goto(await pier.freshUrl());
+    await send(page, "first question");
+    // Named after the first prompt: pi's session_info entry is on the branch a fork of a later message copies.
+    await page.getByRole("button", { name: /^Unnamed session, first prompt/ }).click();
+    await page.getByRole("textbox", { name: "Session name" }).fill("Greeter");
+    await page.getByRole("textbox", { name: "Session name" }).press("Enter");
+    await expect(nameButton(page, "Greeter")).toBeVisible();
+    await send(page, "second question");
+
+    const second = yourMessage(page, "second question");
+    await second.hover();
+    await second.getByRole("button", { name: "Fork from here" }).click();
+    await expect(promptBox(page)).toHaveValue("second question");
+    await expect.poll(async () => (await piState(pi)).sessionName).toBe("Greeter (fork)");
+    for (const p of [page, other]) await expect(nameButton(p, "Greeter (fork)")).toBeVisible();
+
+    const sessions = await openPanel(page);
+    await sessions.getByRole("button", { name: "Clone" }).click();
+    await expect(sessions.getByRole("status")).toHaveText("Cloned: you are in the copy now.");
+    for (const p of [page, other]) await expect(nameButton(p, "Greeter (fork) (copy)")).toBeVisible();
+    await expect.poll(async () => (await piState(pi)).sessionName).toBe("Greeter (fork) (copy)");
+    // The saved sessions list tells the three apart.
+    const titles = sessions.getByRole("list", { name: "Saved sessions" }).getByRole("listitem").locator(".title");
+    await expect.poll(async () => (await titles.allTextContents()).sort()).toEqual(["Greeter", "Greeter (fork)", "Greeter (fork) (copy)"]);
+  } finally {
+    await other.context().close();
+    await pi.close();
+  }
+});
+
+test("an unnamed session's fork stays unnamed (listed by its first prompt)", async ({ page, pier }) => {
+  const pi = await connectBrowser(pier);
+  try {
+    await page.goto(pier.url);
+    await send(page, "first question");
+    await send(page, "second question");
+    const second = yourMessage(page, "second question");
+    await second.hover();
+    await second.getByRole("button", { name: "Fork from here" }).click();
+    await expect(promptBox(page)).toHaveValue("second question");
+    await expect(page.getByRole("button", { name: /^Unnamed session, first prompt “first question”/ })).toBeVisible();
+    expect((await piState(pi)).sessionName ?? null).toBeNull();
+  } finally {
+    await pi.close();
+  }
+});
+
 test("the session tree shows the branches, a label and the current entry; a user entry forks from there", async ({ page, pier }) => {
   await page.goto(pier.url);
   await send(page, "one");

@@ -9,6 +9,7 @@ import { failureText } from "../controls/controls.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { userEntryIdFor } from "../session/entry-index.ts";
 import { treeFromEntries, type SessionTreeNode } from "./session-tree.ts";
+import { copyName, type CopyKind } from "./copy-name.ts";
 
 /** What an action did, for the person who asked. */
 export type Outcome = { error: string | null; note: string | null };
@@ -180,26 +181,47 @@ export class SessionsStore {
   async clone(stopFirst = false): Promise<Outcome> {
     const stopped = await this.#stopIfAsked(stopFirst);
     if (stopped !== null) return failed(`Not cloned: ${stopped}`);
+    const source = this.conn.session.sessionName;
     const response = await this.conn.call({ type: "clone" });
     const error = failureText(response);
     if (error !== null) return failed(`Not cloned: ${error}`);
     if (response.success && response.command === "clone" && response.data?.cancelled) {
       return ok("An extension cancelled the clone; you are still in this session.");
     }
-    return ok("Cloned: you are in the copy now.");
+    const unnamed = await this.#nameCopy(source, "clone");
+    return ok(`Cloned: you are in the copy now.${unnamed}`);
   }
 
   /** Fork from a user entry: a new session up to just before it, its text back in the prompt box. */
   async forkEntry(entryId: string, stopFirst = false): Promise<Outcome> {
     const stopped = await this.#stopIfAsked(stopFirst);
     if (stopped !== null) return failed(`Not forked: ${stopped}`);
+    const source = this.conn.session.sessionName;
     const response = await this.conn.call({ type: "fork", entryId });
     const error = failureText(response);
     if (error !== null) return failed(`Not forked: ${error}`);
     const data = response.success && response.command === "fork" ? response.data : undefined;
     if (data?.cancelled) return ok("An extension cancelled the fork; you are still in this session.");
     if (typeof data?.text === "string") fillPrompt(data.text);
-    return ok("Forked: edit the prompt and send it to take the conversation another way.");
+    const unnamed = await this.#nameCopy(source, "fork");
+    return ok(`Forked: edit the prompt and send it to take the conversation another way.${unnamed}`);
+  }
+
+  /**
+   * Once pi confirmed a fork or clone (it answers after switching to the
+   * copy), the copy of a named session is named after it, marked as a copy:
+   * pi copied the name as it was. Unnamed sessions stay unnamed (listed by
+   * their first prompt). Answers words to add when the name was refused.
+   */
+  async #nameCopy(source: string | null, kind: CopyKind): Promise<string> {
+    if (source === null) return "";
+    const error = failureText(await this.conn.call({ type: "set_session_name", name: copyName(source, kind) }));
+    if (error !== null) return ` It keeps the name “${source}”: ${error}`;
+    // As after a rename in the header: pages still loading the new session
+    // (the get_state they asked for as it opened) would otherwise be left
+    // with the copied name; pi's answer reaches every browser.
+    this.conn.send({ type: "get_state" });
+    return "";
   }
 
   /** Fork from a user message of the transcript (its entry id is looked up in pi's entries). */
