@@ -3,13 +3,17 @@ import {
   activeDialog,
   applyExtensionUiRequest,
   cancelResponse,
+  clearNotices,
   confirmResponse,
   createExtensionUiState,
   dismissToast,
   expireDialogs,
   markLive,
+  markNoticesRead,
   markReplaying,
+  MAX_NOTICES,
   MAX_TOASTS,
+  pushToast,
   remainingMs,
   removeDialog,
   replayedDialogs,
@@ -181,12 +185,16 @@ describe("replay after a (re)load", () => {
     const ui = createExtensionUiState();
     markReplaying(ui);
     for (const record of replay) applyExtensionUiRequest(ui, record, 10_000);
-    markLive(ui, (id) => id === "answered");
+    // This browser showed the notify before its reload.
+    markLive(ui, (id) => id === "answered", [], (key) => key === "notify:n");
 
     expect(ui.statuses).toEqual([{ key: "probe", text: "ready" }]);
     expect(ui.widgets.map((w) => w.key)).toEqual(["probe"]);
     expect(ui.title).toBe("Probe");
     expect(ui.toasts).toEqual([]);
+    // Kept in the history, read already.
+    expect(ui.notices.map((n) => [n.message, n.earlier])).toEqual([["old news", true]]);
+    expect(ui.unread).toBe(0);
     expect(ui.editorText).toBeNull();
     // Answered here before the reload: gone. The others do not pop up.
     expect(ui.dialogs.map((d) => d.id)).toEqual(["elsewhere", "timed"]);
@@ -209,6 +217,49 @@ describe("replay after a (re)load", () => {
     expect(waitingCount(ui)).toBe(1);
     applyExtensionUiRequest(ui, req("n", { method: "notify", message: "live news" }), 2);
     expect(ui.toasts.map((t) => t.message)).toEqual(["live news"]);
+  });
+});
+
+describe("notifications and their history", () => {
+  it("a replayed notify this browser never showed (pi's session_start, before any page) toasts when the replay ends", () => {
+    const ui = createExtensionUiState();
+    markReplaying(ui);
+    applyExtensionUiRequest(ui, req("hi", { method: "notify", message: "Hello from session_start", notifyType: "warning" }), 5);
+    expect(ui.toasts).toEqual([]);
+    markLive(ui, undefined, [], () => false);
+    expect(ui.toasts.map((t) => [t.level, t.message])).toEqual([["warning", "Hello from session_start"]]);
+    expect(ui.unread).toBe(1);
+    expect(ui.notices[0]).toMatchObject({ key: "notify:hi", earlier: true });
+  });
+
+  it("extension_error behaves like notify: live ones toast, replayed ones toast once per browser", () => {
+    const fresh = createSessionState();
+    const error = { type: "extension_error", extensionPath: "/x/probe.ts", event: "session_start", error: "boom" };
+    applyRecord(fresh, error, 1);
+    expect(fresh.extensionUi.toasts.map((t) => [t.level, t.title])).toEqual([["error", "Extension error · session_start"]]);
+    const key = fresh.extensionUi.notices[0]!.key!;
+
+    for (const shown of [false, true]) {
+      const state = createSessionState();
+      markReplaying(state.extensionUi);
+      applyRecord(state, error, 1);
+      markLive(state.extensionUi, undefined, [], (k) => shown && k === key);
+      expect(state.extensionUi.toasts).toHaveLength(shown ? 0 : 1);
+      expect(state.extensionUi.notices).toHaveLength(1);
+    }
+  });
+
+  it("keeps the last MAX_NOTICES, counts unread until the list is opened, and clears", () => {
+    const ui = createExtensionUiState();
+    for (let i = 0; i < MAX_NOTICES + 5; i++) pushToast(ui, "info", null, `n${i}`, i);
+    expect(ui.notices).toHaveLength(MAX_NOTICES);
+    expect(ui.notices[0]!.message).toBe("n5");
+    expect(ui.toasts).toHaveLength(MAX_TOASTS);
+    expect(ui.unread).toBe(MAX_NOTICES + 5);
+    markNoticesRead(ui);
+    expect(ui.unread).toBe(0);
+    clearNotices(ui);
+    expect(ui.notices).toEqual([]);
   });
 });
 

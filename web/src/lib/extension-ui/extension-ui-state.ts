@@ -10,10 +10,21 @@
 //   are persistent state (the latest value wins); notify toasts and
 //   set_editor_text are one-shot actions.
 //
+// Notifications (notify, extension_error, Pier's own toasts) also go into a
+// bounded history, the bell's list, with an unread count: a toast vanishes
+// after seconds and at most MAX_TOASTS show at once; the history keeps the
+// last MAX_NOTICES of this pi run.
+//
 // The relay replays pi's stdout (bounded) to a browser that connects late,
 // and a reload starts from that replay. Persistent state rebuilds from it for
 // free. One-shot actions in the replay already happened: they are ignored
-// while `live` is false (the connection's replay phase; see markLive).
+// while `live` is false (the connection's replay phase; see markLive) —
+// except notifications. What an extension says as pi starts (session_start)
+// reaches even the first browser only through the replay, since pi starts
+// before any page connects; so replayed notifications (notify and
+// extension_error alike) go into the history, and those this browser never
+// showed (by key, remembered in localStorage: shown-notices.ts) pop up as
+// toasts when the replay ends. A reload shows none twice.
 //
 // Stale dialogs. pi never says that a dialog went away: it resolves the
 // default silently on timeout or abort and ignores an answer to an id it no
@@ -83,6 +94,24 @@ export interface ExtensionToast {
   at: number;
 }
 
+/** One line of the notification history (the bell's list). */
+export interface ExtensionNotice {
+  seq: number;
+  level: NotifyLevel;
+  title: string | null;
+  message: string;
+  /** When this browser read it (for a replayed one: when it was replayed). */
+  at: number;
+  /**
+   * Names it across reloads, to show it once per browser: `notify:<pi's id>`
+   * or `error:<extension>\0<event>\0<error>`; null for Pier's own toasts
+   * (never replayed).
+   */
+  key: string | null;
+  /** Read from the relay's replay: sent before this page connected. */
+  earlier: boolean;
+}
+
 export interface ExtensionUiState {
   /** False while the connection replays pi's past output (one-shot actions are skipped). */
   live: boolean;
@@ -96,10 +125,18 @@ export interface ExtensionUiState {
   /** Text an extension wants in the prompt box, not yet taken by it. */
   editorText: { text: string; seq: number } | null;
   toasts: ExtensionToast[];
+  /** The notification history, oldest first (at most MAX_NOTICES). */
+  notices: ExtensionNotice[];
+  /** Notices added since the bell's list was last opened. */
+  unread: number;
+  /** Replayed notices not yet sorted into "shown before" and "new here" (markLive). */
+  replayedNotices: ExtensionNotice[];
   seq: number;
 }
 
 export const MAX_TOASTS = 4;
+/** How many notifications the bell keeps (this pi run). */
+export const MAX_NOTICES = 50;
 /** pi could ask for dialogs without end; the oldest beyond this are dropped. */
 export const MAX_DIALOGS = 50;
 
@@ -112,6 +149,9 @@ export function createExtensionUiState(): ExtensionUiState {
     title: null,
     editorText: null,
     toasts: [],
+    notices: [],
+    unread: 0,
+    replayedNotices: [],
     seq: 0,
   };
 }
@@ -168,9 +208,9 @@ export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, no
       }, now);
       return;
     case "notify": {
-      if (!ui.live || typeof record.message !== "string") return;
+      if (typeof record.message !== "string") return;
       const level = record.notifyType === "warning" || record.notifyType === "error" ? record.notifyType : "info";
-      pushToast(ui, level, null, record.message, now);
+      addNotice(ui, level, null, record.message, now, `notify:${record.id}`);
       return;
     }
     case "setStatus":
@@ -264,8 +304,15 @@ export function markLive(
   ui: ExtensionUiState,
   answeredHere: (id: string) => boolean = () => false,
   replayedRecords: readonly unknown[] = [],
+  shownHere: (key: string) => boolean = () => false,
 ): void {
   ui.live = true;
+  // Replayed notifications this browser never showed are news to it (those sent as pi started, above all).
+  for (const notice of ui.replayedNotices.splice(0)) {
+    if (notice.key !== null && shownHere(notice.key)) continue;
+    ui.unread++;
+    showToast(ui, notice);
+  }
   const settled = settledInReplay(replayedRecords);
   for (let i = ui.dialogs.length - 1; i >= 0; i--) {
     const dialog = ui.dialogs[i]!;
@@ -386,9 +433,56 @@ export function cancelResponse(id: string): ExtensionUiResponse {
 
 // ── one-shot actions ─────────────────────────────────────────────────────
 
+/** Pier's own notification (not from pi's stream): a toast, and a line in the history. */
 export function pushToast(ui: ExtensionUiState, level: NotifyLevel, title: string | null, message: string, now: number): void {
-  ui.toasts.push({ seq: ++ui.seq, level, title, message: stripAnsi(message), at: now });
+  addNotice(ui, level, title, message, now, null);
+}
+
+/** An extension_error record: an error toast and a line in the history, like a notify (replayed ones too). */
+export function applyExtensionError(
+  ui: ExtensionUiState,
+  error: { extensionPath: string; event: string; error: string },
+  now: number,
+): void {
+  addNotice(
+    ui,
+    "error",
+    `Extension error · ${error.event}`,
+    `${error.extensionPath}\n${error.error}`,
+    now,
+    `error:${error.extensionPath}\u0000${error.event}\u0000${error.error}`,
+  );
+}
+
+/** Into the history; live ones toast at once, replayed ones wait for markLive to tell if this browser saw them. */
+function addNotice(ui: ExtensionUiState, level: NotifyLevel, title: string | null, message: string, now: number, key: string | null): void {
+  const notice: ExtensionNotice = { seq: ++ui.seq, level, title, message: stripAnsi(message), at: now, key, earlier: !ui.live };
+  ui.notices.push(notice);
+  if (ui.notices.length > MAX_NOTICES) ui.notices.splice(0, ui.notices.length - MAX_NOTICES);
+  if (!ui.live) {
+    ui.replayedNotices.push(notice);
+    // A long replay of notices: only the newest could still be news (and be toasted).
+    if (ui.replayedNotices.length > MAX_NOTICES) ui.replayedNotices.splice(0, ui.replayedNotices.length - MAX_NOTICES);
+    return;
+  }
+  ui.unread++;
+  showToast(ui, notice);
+}
+
+function showToast(ui: ExtensionUiState, notice: ExtensionNotice): void {
+  ui.toasts.push({ seq: notice.seq, level: notice.level, title: notice.title, message: notice.message, at: notice.at });
   if (ui.toasts.length > MAX_TOASTS) ui.toasts.splice(0, ui.toasts.length - MAX_TOASTS);
+}
+
+/** The bell's list was opened: everything in it is read. */
+export function markNoticesRead(ui: ExtensionUiState): void {
+  ui.unread = 0;
+}
+
+/** Empty the history (the bell's "Clear"). */
+export function clearNotices(ui: ExtensionUiState): void {
+  ui.notices.splice(0);
+  ui.unread = 0;
 }
 
 export function dismissToast(ui: ExtensionUiState, seq: number): void {

@@ -15,7 +15,7 @@ import type {
   ThinkingLevel,
   Model,
 } from "../pi-types.ts";
-import { applyExtensionUiRequest } from "../extension-ui/extension-ui-state.ts";
+import { applyExtensionError, applyExtensionUiRequest } from "../extension-ui/extension-ui-state.ts";
 import { applyAssistantEvent, beginAssistantStream, endAssistantStream } from "./assistant-stream.ts";
 import { noteLoadedMessages } from "./loaded-messages.ts";
 import { takeAnswered, type AnsweredCommand } from "./pending-commands.ts";
@@ -159,6 +159,7 @@ function applyEvent(state: SessionState, event: PiEvent, now: number): void {
       onBashOutput(state, event.id ?? "", event.delta, now);
       return;
     case "extension_error":
+      applyExtensionError(state.extensionUi, event, now);
       pushBounded(
         state.extensionErrors,
         { extensionPath: event.extensionPath, event: event.event, error: event.error, at: now },
