@@ -11,9 +11,11 @@
 //   used recently: the answer is found by its id, so an id taken from a
 //   driver's command (every browser sees them in command_sent) must not let a
 //   viewer's read take that driver's answer;
-// - per connection: at most `outstanding` reads waiting or in pi, none the
-//   same as one still waiting (the same bytes but for the id: one answer
-//   serves, so the copy is refused), and a token bucket;
+// - per connection: at most `outstanding` reads waiting or in pi, and a
+//   token bucket; a read the same as one still waiting (the same bytes but
+//   for the id) is held back until that one is answered, so pi never works
+//   on two copies of one page's read at once (a page that asks twice in a
+//   row, as a store refreshing itself does, still gets both answers);
 // - per link (all browsers that came in with one link, e.g. a class of 200
 //   on one viewer link): at most LINK_IN_PI of their reads in pi at once;
 //   more wait here, in order, and go as answers come. So a classroom that
@@ -57,7 +59,8 @@ export type GateSink<Owner extends GateOwner> = {
   refuse(owner: Owner, read: { id: string | undefined; type: string }, message: string): void;
 };
 
-type Connection = { bucket: TokenBucket; outstanding: number; keys: Set<string>; role: Role; linkId: string };
+/** `keys`: the key of each read waiting or in pi → the copies held back behind it, in order. */
+type Connection = { bucket: TokenBucket; outstanding: number; keys: Map<string, Read<GateOwner>[]>; role: Role; linkId: string };
 type Link = { inPi: number; waiting: Read<GateOwner>[] };
 
 export class ReadGate<Owner extends GateOwner> {
@@ -92,19 +95,25 @@ export class ReadGate<Owner extends GateOwner> {
     const sender = this.#recentIds.get(id);
     if (sender !== undefined && sender !== owner.id) return this.#sink.refuse(owner, read, `id “${id}” was used by another browser: give each command an id of its own`);
     const connection = this.#connection(owner, read.role, read.linkId);
-    if (connection.keys.has(read.key)) return this.#sink.refuse(owner, read, `the same “${type}” is already waiting for pi's answer; its answer will do`);
     if (connection.outstanding >= READ_LIMITS[read.role].outstanding) {
       return this.#sink.refuse(owner, read, `too many reads waiting for pi's answers (at most ${READ_LIMITS[read.role].outstanding} per page); “${type}” was not sent`);
     }
     if (!connection.bucket.take()) return this.#sink.refuse(owner, read, `too many reads in a short time; “${type}” was not sent, try again in a moment`);
     connection.outstanding++;
-    connection.keys.add(read.key);
     this.noteId(owner, id);
     const full: Read<Owner> = { ...read, id };
-    const link = this.#link(read.linkId);
     this.#inFlight.set(id, { owner, key: read.key, inPi: false });
-    if (link.inPi < LINK_IN_PI) this.#start(full, link);
-    else link.waiting.push(full as unknown as Read<GateOwner>);
+    const copies = connection.keys.get(read.key);
+    if (copies !== undefined) return void copies.push(full as unknown as Read<GateOwner>);
+    connection.keys.set(read.key, []);
+    this.#dispatch(full);
+  }
+
+  /** To pi now if its link has room, else in line for its link's turn. */
+  #dispatch(read: Read<Owner>): void {
+    const link = this.#link(read.linkId);
+    if (link.inPi < LINK_IN_PI) this.#start(read, link);
+    else link.waiting.push(read as unknown as Read<GateOwner>);
   }
 
   /** Any command with an id went to pi from `owner` (reads included): that id is its own for a while. */
@@ -120,9 +129,11 @@ export class ReadGate<Owner extends GateOwner> {
     if (entry === undefined || !entry.inPi) return;
     this.#inFlight.delete(id);
     const connection = this.#connections.get(entry.owner);
+    let copy: Read<Owner> | undefined;
     if (connection !== undefined) {
       connection.outstanding--;
-      connection.keys.delete(entry.key);
+      copy = connection.keys.get(entry.key)?.shift() as unknown as Read<Owner> | undefined;
+      if (copy === undefined) connection.keys.delete(entry.key);
     }
     const linkId = connection?.linkId ?? this.#linkOfGone.get(id);
     this.#linkOfGone.delete(id);
@@ -133,6 +144,8 @@ export class ReadGate<Owner extends GateOwner> {
     const next = link.waiting.shift() as unknown as Read<Owner> | undefined;
     if (next !== undefined) this.#start(next, link);
     else if (link.inPi === 0) this.#links.delete(linkId);
+    // The copy held back behind the answered read goes now.
+    if (copy !== undefined) this.#dispatch(copy);
   }
 
   /** Where the in-pi reads of browsers that left belong (their connection is forgotten). */
@@ -155,7 +168,10 @@ export class ReadGate<Owner extends GateOwner> {
 
   /** pi is gone (a new child starts): no read in it will be answered, and those waiting are refused. */
   reset(): void {
-    const waiting = [...this.#links.values()].flatMap((link) => link.waiting) as unknown as Read<Owner>[];
+    const waiting = [
+      ...[...this.#links.values()].flatMap((link) => link.waiting),
+      ...[...this.#connections.values()].flatMap((connection) => [...connection.keys.values()].flat()),
+    ] as unknown as Read<Owner>[];
     this.#links.clear();
     this.#inFlight.clear();
     this.#linkOfGone.clear();
@@ -175,7 +191,7 @@ export class ReadGate<Owner extends GateOwner> {
   #connection(owner: Owner, role: Role, linkId: string): Connection {
     let connection = this.#connections.get(owner);
     if (connection === undefined) {
-      connection = { bucket: new TokenBucket(READ_LIMITS[role].bucket, this.#now), outstanding: 0, keys: new Set(), role, linkId };
+      connection = { bucket: new TokenBucket(READ_LIMITS[role].bucket, this.#now), outstanding: 0, keys: new Map(), role, linkId };
       this.#connections.set(owner, connection);
     }
     return connection;

@@ -45,14 +45,33 @@ describe("ReadGate", () => {
     ]);
   });
 
-  it("refuses the same read again while one is waiting, and lets it through once answered", () => {
+  it("holds the same read back while one is waiting, and sends it once that one is answered: pi never works on two copies", () => {
     const { gate, sent, refused, offer } = setup();
     const first = offer(viewer, { key: "same" });
-    offer(viewer, { key: "same" });
-    expect(refused[0]!.message).toContain("already waiting");
+    const second = offer(viewer, { key: "same" });
+    const third = offer(viewer, { key: "same" });
+    expect(refused).toEqual([]);
+    expect(sent.map((r) => r.id)).toEqual([first]);
     gate.answered(first);
+    expect(sent.map((r) => r.id)).toEqual([first, second]);
+    gate.answered(second);
+    gate.answered(third);
+    expect(sent.map((r) => r.id)).toEqual([first, second, third]);
+    // Nothing is left waiting: the same read goes at once again.
+    const fourth = offer(viewer, { key: "same" });
+    expect(sent.at(-1)!.id).toBe(fourth);
+  });
+
+  it("refuses the copies held back when pi restarts, and forgets those of a page that left", () => {
+    const { gate, sent, refused, offer } = setup();
     offer(viewer, { key: "same" });
-    expect(sent).toHaveLength(2);
+    const held = offer(viewer, { key: "same" });
+    offer(other, { key: "same" });
+    const gone = offer(other, { key: "same" });
+    gate.leave(other);
+    gate.reset();
+    expect(refused.map((r) => r.id)).toEqual([held]);
+    expect(sent.map((r) => r.id)).not.toContain(gone);
   });
 
   it("holds a page to its outstanding reads and its token bucket", () => {
