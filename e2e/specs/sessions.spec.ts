@@ -65,8 +65,9 @@ test("name the session, then start a new one: every browser shows the empty sess
     // (the scenario answers prompt number 1 with its hello): the old
     // conversation is out of pi's context, and pi holds only the new exchange.
     await send(other, "and now?");
-    // Another browser's prompt, named after its sender (a second driver that gave no name is "Driver 2").
-    await expect(conversation(page).getByRole("article", { name: "Driver 2" })).toHaveText(["and now?"]);
+    // Another browser's prompt, named after its sender: drivers that gave no name are numbered as they
+    // came (this test's own connection to pi was "Driver", this page "Driver 2", the other "Driver 3").
+    await expect(conversation(page).getByRole("article", { name: "Driver 3" })).toHaveText(["and now?"]);
     await expect(conversation(page).getByRole("article", { name: "pi" })).toContainText("Hello from the scripted model!");
     await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
     const id = commandId("sessions");
