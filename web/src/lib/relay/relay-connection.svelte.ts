@@ -1168,7 +1168,9 @@ export class RelayConnection {
     else if (record.type === "response" && record.command === "bash" && record.success === true) this.#advanceEntries();
     // An extension command may have switched sessions without a run: ask
     // where pi is now (pi ≥ 0.99 says when a run starts, which agent_settled covers).
-    if (record.type === "response" && pendingType === "prompt" && record.success === true && this.session.status === "idle") {
+    // Whoever sent the prompt: a query's answer reaches only its asker, so
+    // every page asks for itself.
+    if (record.type === "response" && record.command === "prompt" && record.success === true && this.session.status === "idle") {
       const disposition = (line.value as { data?: { disposition?: unknown } }).data?.disposition;
       if (disposition !== "started" && disposition !== "queued") this.send({ type: "get_state" });
     }
