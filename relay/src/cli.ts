@@ -11,7 +11,7 @@ import { startDemoModel, type DemoModel } from "./demo-model.ts";
 import { offerFreshLinks } from "./fresh-links.ts";
 import { probeModel } from "./model-probe.ts";
 import { networkWarning } from "./network-warning.ts";
-import { defaultPiCliPath } from "./pi-cli.ts";
+import { bundledPiDoc, defaultPiCliPath } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
 import { startRelay, type RunningRelay } from "./relay.ts";
 import { checkCaptureFile } from "./capture-file.ts";
@@ -81,7 +81,7 @@ async function run(options: CliOptions): Promise<void> {
     demoInfo = { reason: "no_model", projectDir: demo.projectDir, tour: options.demoScenario === null };
     process.stdout.write(
       "pi has no usable model configured, so Pier is using its offline demo model on a sample project.\n" +
-        "Configure a model for pi (see its docs/models.md), then run pier again.\n",
+        `Configure a model for pi (see ${bundledPiDoc("models.md") ?? "docs/models.md in pi's package"}), then run pier again.\n`,
     );
   }
   const launch = demo ? piLaunch(options, demo.projectDir, { ...process.env, ...demo.env }) : userLaunch;

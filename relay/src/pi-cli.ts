@@ -2,7 +2,8 @@
 // `require` condition, so require.resolve fails; its ./rpc-entry export does
 // resolve, and it sits next to the CLI in dist/bundle/.
 
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const PI_PACKAGE = "@earendil-works/pi-coding-agent";
 
@@ -16,4 +17,10 @@ export function defaultPiCliPath(): string {
     return fileURLToPath(new URL(`../node_modules/${PI_PACKAGE}/dist/bundle/cli.js`, import.meta.url));
   }
   return fileURLToPath(new URL("./cli.js", rpcEntry));
+}
+
+/** Where a page of the bundled pi's docs is on this machine (e.g. "models.md"), or null when that pi has none. */
+export function bundledPiDoc(name: string): string | null {
+  const path = fileURLToPath(new URL(`../../docs/${name}`, pathToFileURL(defaultPiCliPath())));
+  return existsSync(path) ? path : null;
 }
