@@ -283,3 +283,27 @@ test("a viewer is not put under the driver's question, whatever it has open; a r
   await expect(viewer.getByText("Asked after the revocation")).toHaveCount(0);
   await again.getByRole("button", { name: "Yes" }).click();
 });
+
+test("an editor that finishes loading behind a question from pi leaves the keyboard in the question", async ({ page, pier }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const dir = await projectDir(pier);
+  // Monaco arrives late (a slow network, a busy machine): the file is chosen, pi asks, then the editor is ready.
+  let releaseMonaco = () => {};
+  const monacoHeld = new Promise<void>((resolve) => (releaseMonaco = resolve));
+  await page.route(/\/assets\/monaco-setup-[^/]+\.js$/, async (route) => {
+    await monacoHeld;
+    await route.continue();
+  });
+  await openPage(page, pier.url);
+  await showExplorer(page);
+  await page.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name: "README.md", exact: true }).click();
+  const dialog = await piAsks(page, dir, "Asked while the editor loads");
+  releaseMonaco();
+  await expect(page.getByRole("region", { name: "Editor" }).locator(".view-lines")).toBeVisible();
+  // Give the editor's own focus a chance to land, then look.
+  await page.waitForTimeout(500);
+  expect(await dialog.evaluate((box) => box.contains(document.activeElement))).toBe(true);
+  await dialog.getByRole("button", { name: "Yes" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(report(page, "Asked while the editor loads → true")).toBeAttached();
+});
