@@ -7,8 +7,8 @@
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, extension, test } from "../support/pier.ts";
+import { projectDir } from "../support/project-dir.ts";
 import { openViewer, revokeViewerLink } from "../support/viewer-link.ts";
 
 test.use({ scenarioName: "sessions", piArgs: ["-e", extension("asks-over-panels.ts")] });
@@ -17,17 +17,6 @@ const promptBox = (page: Page) => page.getByRole("textbox", { name: "Prompt" });
 const sessionsPanel = (page: Page) => page.getByRole("dialog", { name: "Sessions" });
 const report = (page: Page, text: string) => page.getByLabel("Extension notifications").getByText(text, { exact: true });
 
-/** The scratch project pi works in (where the extension looks for `.ask-now`). */
-async function projectDir(pier: RunningPier): Promise<string> {
-  const browser = await connectBrowser(pier);
-  try {
-    const dir = browser.hello.demo?.projectDir;
-    if (!dir) throw new Error("pier --demo did not name its project dir");
-    return dir;
-  } finally {
-    await browser.close();
-  }
-}
 
 async function openPage(page: Page, url: string): Promise<void> {
   await page.goto(url);

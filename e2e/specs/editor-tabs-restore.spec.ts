@@ -4,19 +4,10 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
+import type { RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test } from "../support/pier.ts";
+import { projectDir } from "../support/project-dir.ts";
 
-async function projectDir(pier: RunningPier): Promise<string> {
-  const browser = await connectBrowser(pier);
-  try {
-    const dir = browser.hello.demo?.projectDir;
-    if (!dir) throw new Error("pier --demo did not name its project dir");
-    return dir;
-  } finally {
-    await browser.close();
-  }
-}
 
 async function openPage(page: Page, pier: RunningPier): Promise<void> {
   await page.goto(pier.url);

@@ -8,8 +8,9 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
-import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
+import type { RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test, UI_ONLY } from "../support/pier.ts";
+import { projectDir } from "../support/project-dir.ts";
 import { openViewer, revokeViewerLink } from "../support/viewer-link.ts";
 
 // Copy path is checked by reading the clipboard back.
@@ -17,17 +18,6 @@ test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
 const COMPONENTS = fileURLToPath(new URL("../../web/src/components", import.meta.url));
 
-/** The scratch project pi (and the file API) works in, from the hello frame. */
-async function projectDir(pier: RunningPier): Promise<string> {
-  const browser = await connectBrowser(pier);
-  try {
-    const dir = browser.hello.demo?.projectDir;
-    if (!dir) throw new Error("pier --demo did not name its project dir");
-    return dir;
-  } finally {
-    await browser.close();
-  }
-}
 
 async function openExplorer(page: Page, pier: RunningPier): Promise<void> {
   await page.goto(pier.url);
