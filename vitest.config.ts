@@ -27,10 +27,12 @@ export default defineConfig({
           name: "unit",
           setupFiles,
           include: ["{shared-protocol,relay,web}/test/**/*.test.ts"],
-          exclude: ["**/*.contract.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.contract.test.ts", "**/*.svelte.test.ts", "**/node_modules/**"],
           environment: "node",
         },
       },
+      // Rune stores' unit tests, compiled by the Svelte plugin (web/vitest.runes.config.ts).
+      "web/vitest.runes.config.ts",
       {
         test: { name: "contract", ...contract, sequence: { groupOrder: 1 } },
       },

@@ -1,0 +1,16 @@
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { defineProject } from "vitest/config";
+
+// Unit tests for rune stores (`*.svelte.ts`): compiled by the Svelte plugin
+// for the browser (the "browser" condition), so $state, $derived and $effect
+// behave as they do in the page, not as Svelte's server build would.
+export default defineProject({
+  // No svelte.config: the page's build (vite.config.ts) uses the defaults too.
+  plugins: [svelte({ configFile: false })],
+  resolve: { conditions: ["browser"] },
+  test: {
+    name: "unit-runes",
+    include: ["test/**/*.svelte.test.ts"],
+    environment: "jsdom",
+  },
+});
