@@ -4,8 +4,7 @@
 
 import { applyPatch, parsePatch, reversePatch } from "diff";
 import { connection } from "../../lib/app-context.svelte.ts";
-import { filesApi } from "../../lib/workspace/files-api.ts";
-import { openDiff, openFile as openInWorkbench } from "../../lib/workspace/workbench-store.svelte.ts";
+import { openDiff, openFile as openInWorkbench, workbench } from "../../lib/workspace/workbench-store.svelte.ts";
 import { workspacePath } from "./tool-details.ts";
 
 function cwd(): string | null {
@@ -36,7 +35,7 @@ export async function openEditDiff(path: string, patch: string | null, snippets:
   let modified = snippets.modified;
   if (patch) {
     try {
-      const file = await filesApi.read(target);
+      const file = await workbench.api.read(target);
       if (file.content !== null) {
         const parsed = parsePatch(patch)[0];
         const before = parsed ? applyPatch(file.content, reversePatch(parsed)) : false;
@@ -63,7 +62,7 @@ export async function openWriteDiff(path: string, written: string): Promise<void
   let original = "";
   let against = "new file";
   try {
-    const head = await filesApi.gitHead(target);
+    const head = await workbench.api.gitHead(target);
     if (head.content !== null) {
       original = head.content;
       against = "vs HEAD";

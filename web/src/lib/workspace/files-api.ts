@@ -2,6 +2,8 @@
 // session cookie rides along and fetch sends the Origin header the relay
 // checks on mutating requests. Failures become `FilesApiError` values with
 // the relay's error code, so callers can branch on `conflict`, `not_found`…
+// Each workspace's store makes its own client: `base` prefixes every route
+// (a live session will be served under its own path, e.g. `/live/<id>`).
 
 import { WORKSPACE_API_PATHS as PATHS } from "@pier/protocol";
 import type {
@@ -69,35 +71,50 @@ async function call<T>(method: "GET" | "PUT" | "POST", url: string, body?: unkno
 
 const q = (path: string) => encodeURIComponent(path);
 
-export const filesApi = {
-  tree: () => call<TreeResponse>("GET", PATHS.tree),
-  read: (path: string) => call<ContentResponse>("GET", `${PATHS.content}?path=${q(path)}`),
-  /** Resolves to the new version, or to a conflict (409) carrying what is on disk now. */
-  async save(path: string, content: string, baseVersion: string | null): Promise<SaveResponse | SaveConflict> {
-    try {
-      return await call<SaveResponse>("PUT", PATHS.content, { path, content, baseVersion });
-    } catch (error) {
-      if (error instanceof FilesApiError && error.status === 409) {
-        const current = (error.body as { current?: { content?: unknown; version?: unknown } } | null)?.current;
-        if (current && typeof current === "object") {
-          return {
-            kind: "conflict",
-            current: {
-              content: typeof current.content === "string" ? current.content : null,
-              version: typeof current.version === "string" ? current.version : null,
-            },
-          };
+export interface FilesApiOptions {
+  /** Prefix of every route, without a trailing slash ("" = the relay's own paths, `/live/<id>` …). */
+  base?: string;
+}
+
+/** The workspace file service of one workspace. */
+export function createFilesApi(options: FilesApiOptions = {}) {
+  const base = options.base ?? "";
+  if (base !== "" && ((!base.startsWith("/") && !/^https?:\/\//.test(base)) || base.endsWith("/"))) {
+    throw new Error(`files API base must start with "/" (or be an http URL) and not end with "/": ${JSON.stringify(base)}`);
+  }
+  const url = (route: keyof typeof PATHS) => `${base}${PATHS[route]}`;
+  return {
+    tree: () => call<TreeResponse>("GET", url("tree")),
+    read: (path: string) => call<ContentResponse>("GET", `${url("content")}?path=${q(path)}`),
+    /** Resolves to the new version, or to a conflict (409) carrying what is on disk now. */
+    async save(path: string, content: string, baseVersion: string | null): Promise<SaveResponse | SaveConflict> {
+      try {
+        return await call<SaveResponse>("PUT", url("content"), { path, content, baseVersion });
+      } catch (error) {
+        if (error instanceof FilesApiError && error.status === 409) {
+          const current = (error.body as { current?: { content?: unknown; version?: unknown } } | null)?.current;
+          if (current && typeof current === "object") {
+            return {
+              kind: "conflict",
+              current: {
+                content: typeof current.content === "string" ? current.content : null,
+                version: typeof current.version === "string" ? current.version : null,
+              },
+            };
+          }
         }
+        throw error;
       }
-      throw error;
-    }
-  },
-  create: (path: string, type: "file" | "dir") => call<unknown>("POST", PATHS.create, { path, type }),
-  rename: (from: string, to: string) => call<unknown>("POST", PATHS.rename, { from, to }),
-  /** Folders go with everything in them (the UI asks first). */
-  remove: (path: string, recursive = false) => call<unknown>("POST", PATHS.delete, recursive ? { path, recursive } : { path }),
-  gitStatus: () => call<GitStatusResponse>("GET", PATHS.gitStatus),
-  gitHead: (path: string) => call<GitHeadResponse>("GET", `${PATHS.gitHead}?path=${q(path)}`),
-};
+    },
+    create: (path: string, type: "file" | "dir") => call<unknown>("POST", url("create"), { path, type }),
+    rename: (from: string, to: string) => call<unknown>("POST", url("rename"), { from, to }),
+    /** Folders go with everything in them (the UI asks first). */
+    remove: (path: string, recursive = false) => call<unknown>("POST", url("delete"), recursive ? { path, recursive } : { path }),
+    gitStatus: () => call<GitStatusResponse>("GET", url("gitStatus")),
+    gitHead: (path: string) => call<GitHeadResponse>("GET", `${url("gitHead")}?path=${q(path)}`),
+  };
+}
+
+export type FilesApi = ReturnType<typeof createFilesApi>;
 
 export type { WorkspaceEntryType };
