@@ -23,12 +23,13 @@ export default defineConfig<PierOptions>({
     { name: "pi-0.87.1", testIgnore: ["pi-newer.spec.ts"] },
     // pi 1.6.x must keep working beside it: the specs of what differs or is
     // newest (sessions; tools, where 1.6 adds durations and nested calls;
-    // the inspector, which shows the wire itself: its pairing, runs, bytes),
+    // the inspector, which shows the wire itself: its pairing, runs, bytes;
+    // what pi does with a queue after an abort),
     // but for their tests of the page alone (UI_ONLY in support/pier.ts).
     {
       name: "pi-1.6.0",
       use: { piVersion: "1.6.0" },
-      testMatch: ["sessions*.spec.ts", "tools.spec.ts", "chat.spec.ts", "inspector.spec.ts", "pi-newer.spec.ts"],
+      testMatch: ["sessions*.spec.ts", "tools.spec.ts", "chat.spec.ts", "inspector.spec.ts", "pi-newer.spec.ts", "queue-after-abort.spec.ts"],
       grepInvert: /@ui-only/,
     },
   ],

@@ -1,5 +1,5 @@
 // The conversation controls: model picker (+ Alt+M), thinking level, session
-// settings, slash palette, usage meter, clear queue. Every change made through
+// settings, slash palette, usage meter, editing the queue. Every change made through
 // the UI is checked by asking pi itself (get_state over a second connection).
 import type { Page } from "@playwright/test";
 import { commandId, connectBrowser, type Browser, type PiRecord } from "../../relay/test/support/pier-process.ts";
@@ -238,7 +238,7 @@ test("usage: tokens, cost and the context meter appear after a run", async ({ pa
   await expect(dialog.getByTestId("total-tokens")).toHaveText("2.5k");
 });
 
-test("Clear queue removes queued messages and puts their text back in the prompt box; Abort would keep them", async ({ page, pier }) => {
+test("Edit takes queued messages out of the queue and puts their text back in the prompt box", async ({ page, pier }) => {
   const pi = await connectBrowser(pier);
   try {
     await openReady(page, pier.url);
@@ -254,11 +254,10 @@ test("Clear queue removes queued messages and puts their text back in the prompt
     const queue = page.getByRole("list", { name: "Queued messages" });
     await expect(queue).toContainText("First queued follow-up");
     await expect(queue).toContainText("A steering note");
-    await expect(page.getByText("Abort keeps these")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Abort" })).toHaveAttribute("title", /Queued messages are kept/);
+    // What an abort does to them: queue-after-abort.spec.ts.
 
     await prompt(page).fill("half typed");
-    await page.getByRole("button", { name: "Clear queue" }).click();
+    await page.getByRole("region", { name: "Queue" }).getByRole("button", { name: "Edit" }).click();
     await expect(queue).toHaveCount(0);
     await expect(prompt(page)).toHaveValue("A steering note\n\nFirst queued follow-up\n\nhalf typed");
     expect((await piState(pi)).pendingMessageCount).toBe(0);

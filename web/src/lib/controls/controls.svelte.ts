@@ -8,6 +8,7 @@ import type { Model, QueueMode, RpcResponse, RpcSlashCommand, SessionStats, Thin
 import { connection } from "../app-context.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { modelKey, offeredLevels } from "./model-list.ts";
+import { sendNowCommands } from "./queue.ts";
 
 /** The words of a failed response ("Model not found: x/y"), or null on success. */
 export function failureText(response: RpcResponse): string | null {
@@ -247,6 +248,22 @@ export class ConversationControls {
     if (error !== null) return { error, cleared: null };
     const data = response.success && response.command === "clear_queue" ? response.data : null;
     return { error: null, cleared: { steering: data?.steering ?? [], followUp: data?.followUp ?? [] } };
+  }
+
+  /**
+   * Send what waits in pi's queue now (pi idle): clear it, then send what
+   * sendNowCommands plans. On a failure, `unsent` holds the texts that did not
+   * go back to pi, for the prompt box (clear_queue already took them).
+   */
+  async sendQueueNow(): Promise<{ error: string | null; unsent: string[] }> {
+    const { error, cleared } = await this.clearQueue();
+    if (error !== null || cleared === null) return { error, unsent: [] };
+    const commands = sendNowCommands(cleared);
+    for (const [i, command] of commands.entries()) {
+      const failure = failureText(await this.conn.call(command));
+      if (failure !== null) return { error: failure, unsent: commands.slice(i).map((c) => c.message) };
+    }
+    return { error: null, unsent: [] };
   }
 
   #andRefreshState(response: RpcResponse): string | null {
