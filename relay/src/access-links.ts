@@ -41,6 +41,8 @@ export type Grant = {
   linkId: string;
   /** The digest of its cookie value (its key among the grants). */
   digest: string;
+  /** The one live session it may reach (a viewer link made for a demo), or null for all of them. */
+  scope: string | null;
 };
 
 /** Why a link does not let a browser in: "crowded" is its own cap of sessions, "full" the relay's. */
@@ -84,13 +86,17 @@ export class AccessLinks {
   readonly #now: () => number;
   #seq = 0;
   #redeemedSinceSweep = 0;
+  /** Told of every revoke (each live session's room closes that link's browsers). */
+  readonly #revokeListeners = new Set<(linkId: string) => void>();
+  /** Told when the list of links changed (made, used, revoked): drivers are sent it again. */
+  readonly #changeListeners = new Set<() => void>();
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
   }
 
   /** A fresh link secret (for `?token=`): single-use for drivers, shared for viewers unless `maxUses` says otherwise. */
-  issue(role: Role = "driver", options: { ttlMs?: number; maxUses?: number | null; createdBy?: string | null } = {}): { token: string; link: LinkInfo } {
+  issue(role: Role = "driver", options: { ttlMs?: number; maxUses?: number | null; createdBy?: string | null; scope?: string | null } = {}): { token: string; link: LinkInfo } {
     const token = secret();
     const now = this.#now();
     const record: LinkRecord = {
@@ -102,11 +108,14 @@ export class AccessLinks {
       uses: 0,
       revoked: false,
       createdBy: options.createdBy ?? null,
+      // A driver reaches every live session; only a viewer link is made for one.
+      scope: role === "viewer" ? (options.scope ?? null) : null,
       digest: digest(token),
     };
     this.#links.set(record.digest, record);
     this.#byId.set(record.id, record);
     this.#prune();
+    this.#tellChanged();
     return { token, link: publicInfo(record) };
   }
 
@@ -116,7 +125,7 @@ export class AccessLinks {
     if (typeof record === "string") return { ok: false, reason: record };
     record.uses++;
     const cookieValue = secret();
-    const grant: Grant = { id: `grant-${++this.#seq}`, role: record.role, linkId: record.id, digest: digest(cookieValue) };
+    const grant: Grant = { id: `grant-${++this.#seq}`, role: record.role, linkId: record.id, digest: digest(cookieValue), scope: record.scope };
     const now = this.#now();
     this.#grants.set(grant.digest, { grant, endsAt: record.role === "driver" ? now + DRIVER_IDLE_MS : record.expiresAt });
     let ofLink = this.#grantsByLink.get(record.id);
@@ -196,12 +205,28 @@ export class AccessLinks {
     for (const held of this.#grants.values()) if (now > held.endsAt) this.#drop(held.grant);
   }
 
+  onRevoked(listener: (linkId: string) => void): () => void {
+    this.#revokeListeners.add(listener);
+    return () => this.#revokeListeners.delete(listener);
+  }
+
+  onChanged(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  #tellChanged(): void {
+    for (const listener of this.#changeListeners) listener();
+  }
+
   /** Revoke a link: its secret and every session it opened stop working, and those sessions are freed. False when there is no such link. */
   revoke(linkId: string): boolean {
     const record = this.#byId.get(linkId);
     if (record === undefined) return false;
     record.revoked = true;
     for (const key of this.#grantsByLink.get(linkId) ?? []) this.#drop(this.#grants.get(key)!.grant);
+    for (const listener of this.#revokeListeners) listener(linkId);
+    this.#tellChanged();
     return true;
   }
 

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HEARTBEAT_MS } from "./heartbeat.ts";
+import { DEFAULT_MAX_RUNNING } from "./live/live-sessions.ts";
 import { sessionSelectorIn, type SessionChoice } from "./sessions/session-args.ts";
 
 export const USAGE = `Usage: pier [options] [-- <pi arguments>]
@@ -25,6 +26,8 @@ Options:
   --open               open the URL in your default browser
   --pi PATH            run this pi CLI instead of the bundled pi 0.87.1
                        (a .js file runs with this Node; anything else is executed)
+  --max-agents N       how many pi children (live sessions) may run at once
+                       (default: 8)
   --replay-bytes N     how much of pi's output to keep for browsers that connect
                        late or reload (default: 8388608, 8 MiB)
   --heartbeat SECONDS  how often pier checks that each browser is still there
@@ -52,6 +55,7 @@ export type CliOptions = {
   pi: string | null;
   replayBytes: number;
   heartbeatMs: number;
+  maxAgents: number;
   piArgs: string[];
   help: boolean;
   version: boolean;
@@ -81,6 +85,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
         open: { type: "boolean" },
         pi: { type: "string" },
         "replay-bytes": { type: "string" },
+        "max-agents": { type: "string" },
         heartbeat: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -108,6 +113,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     replayBytes: parseInteger(values["replay-bytes"] ?? String(8 * 1024 * 1024), "--replay-bytes", 64 * 1024, 1024 ** 3),
     // Whole milliseconds: 1.005 s is 1005, not 1004.9999999999999.
     heartbeatMs: Math.round(parseSeconds(values.heartbeat ?? String(HEARTBEAT_MS / 1000), "--heartbeat", 0.1, 3600) * 1000),
+    maxAgents: parseInteger(values["max-agents"] ?? String(DEFAULT_MAX_RUNNING), "--max-agents", 1, 64),
     piArgs,
     help: values.help ?? false,
     version: values.version ?? false,

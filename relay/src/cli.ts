@@ -95,6 +95,7 @@ async function run(options: CliOptions): Promise<void> {
       webRoot: WEB_ROOT,
       replayBytes: options.replayBytes,
       heartbeatMs: options.heartbeatMs,
+      maxRunning: options.maxAgents,
       explicitSessionFile: options.session.kind === "file" ? options.session.path : null,
       log,
     });

@@ -34,6 +34,10 @@ export type PiBridgeOptions = {
   heartbeatMs?: number;
   /** The workspace's trust (shown in hello; drivers change it with pier.trust_workspace). */
   trust?: WorkspaceTrustService;
+  /** The live session this bridge serves (what a viewer link made from its pages opens). */
+  liveId?: string;
+  /** A command went to pi (after every check): its type and record, for the board's state of this session. */
+  onCommand?: (type: string, command: Readonly<Record<string, unknown>>) => void;
   log: (line: string) => void;
 };
 
@@ -51,6 +55,7 @@ export class PiBridge {
   /** For the launch pi runs with now (a restart may bring other arguments). */
   #scrubber: { launch: PiProcess["launch"]; scrubber: SecretScrubber } | null = null;
   #stdinBlocked = false;
+  #boardSeq = 0;
   /** Read-only commands: metered, and answered to the asker alone (read-routing.ts). */
   readonly #reads: ReadRouting;
   /** pier.* requests, per connection (rate-limit.ts). */
@@ -62,7 +67,7 @@ export class PiBridge {
     this.#options = options;
     this.#replay = new StdoutReplay(options.replayBytes);
     this.hub = new BrowserHub(this.#replay, { pause: () => pi.pauseStdout(), resume: () => pi.resumeStdout() });
-    this.room = new Room(options.links, options.log);
+    this.room = new Room(options.links, options.log, options.liveId);
     this.heartbeat = new Heartbeat(options.heartbeatMs);
     this.#reads = new ReadRouting(this.hub, (line) => this.#writeToPi(line));
 
@@ -97,6 +102,11 @@ export class PiBridge {
       this.hub.broadcastFrame({ type: "stderr", line });
     });
     pi.on("drain", () => this.#unblockStdin());
+  }
+
+  /** pi's last stderr lines (redacted), newest last. */
+  stderrTail(count: number): string[] {
+    return this.#recentStderr.slice(-count);
   }
 
   /** A new, authorized browser: hello, the replay, then live traffic (the hub sends the replay and replay_end). */
@@ -211,7 +221,30 @@ export class PiBridge {
     this.#reads.noteId(client, frame.id);
     this.#sentLog.note(this.room.people, client.id, frame.type, frame.command, frame.line, this.hub.streamEnd);
     this.#writeToPi(frame.line);
+    this.#options.onCommand?.(frame.type, frame.command);
     this.room.announceCommand(client, frame.line);
+  }
+
+  /**
+   * A driver acts on this session from the board, without a page on it:
+   * prompt it, abort its run, or answer its dialog (the first answer wins,
+   * as from a page). Everyone on the session hears who sent it. Returns why
+   * it was not sent, or null.
+   */
+  commandFromBoard(grant: Grant, record: { type: "prompt" | "abort" | "extension_ui_response" } & Record<string, unknown>): string | null {
+    if (grant.role !== "driver") return "only a driver can act on an agent";
+    if (!this.#pi.running) return "this agent's pi is not running: restart it first";
+    const person = this.room.people.byGrant(grant.id) ?? { clientId: `board-${grant.id}`, name: "A driver (board)", role: "driver" as const, colour: "#6b7280" };
+    if (record.type === "extension_ui_response") {
+      const first = this.room.claimAnswer(String(record["id"]), person);
+      if (first !== null) return `${first.name} answered this dialog first; pi has its answer`;
+    }
+    // A dialog's answer carries the dialog's id; a command gets one of its own.
+    const line = Buffer.from(JSON.stringify(record.type === "extension_ui_response" ? record : { ...record, id: `board-${++this.#boardSeq}` }));
+    this.#writeToPi(line);
+    this.#options.onCommand?.(record.type, record);
+    this.room.broadcast({ type: "command_sent", sender: person, line: line.toString("utf8"), at: Date.now() });
+    return null;
   }
 
   #writeToPi(line: Buffer): void {

@@ -29,7 +29,9 @@ export function readRelayRequest(type: RelayRequest["type"], value: Record<strin
     case "pier.create_link": {
       const role = value["role"];
       if (role !== "driver" && role !== "viewer") return fail('pier.create_link.role must be "driver" or "viewer"');
-      return { ok: true, request: { type, role } };
+      const scope = value["scope"];
+      if (scope !== undefined && scope !== "session" && scope !== "board") return fail('pier.create_link.scope must be "session" or "board"');
+      return { ok: true, request: { type, role, ...(scope !== undefined ? { scope } : {}) } };
     }
     case "pier.revoke_link": {
       const linkId = value["linkId"];

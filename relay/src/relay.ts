@@ -1,28 +1,27 @@
-// The relay: one pi child, any number of browsers. HTTP serves the SPA behind
-// the access rules; the WebSocket carries pi's stdout bytes out (binary
-// frames, unchanged, in order) and single command lines in.
+// The relay: live sessions (each a pi child) and any number of browsers.
+// HTTP serves the SPA behind the access rules; a live session's WebSocket
+// carries its pi's stdout bytes out (binary frames, unchanged, in order) and
+// single command lines in. `/live/<id>/…` names a session; an unprefixed
+// path is for the browser's default one (live-route.ts). The board has its
+// own routes and socket (live/live-api.ts, live/board-sockets.ts).
 import { type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo, type WorkspaceTrustInfo } from "@pier/protocol";
+import { LIVE_API_PATHS, MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
 import { checkAccess } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
-import type { BrowserHub } from "./browser-hub.ts";
 import { ConnectionLimits } from "./connection-limits.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
 import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
-import { PiBridge } from "./pi-bridge.ts";
-import { PiProcess, type PiLaunch } from "./pi-process.ts";
-import { WorkspaceTrustService } from "./workspace-trust-service.ts";
-import { SessionService } from "./sessions/session-service.ts";
+import { BoardSockets } from "./live/board-sockets.ts";
+import { handleLiveApi } from "./live/live-api.ts";
+import { liveRoute } from "./live/live-route.ts";
+import type { LiveSession } from "./live/live-session.ts";
+import { DEFAULT_MAX_RUNNING, LiveSessions } from "./live/live-sessions.ts";
+import type { PiLaunch, PiProcess } from "./pi-process.ts";
 import { sendText, serveStatic } from "./static-files.ts";
-import { GitDirWatcher, locateGitDir } from "./workspace/git-dir-watcher.ts";
-import { GitFacts } from "./workspace/git-facts.ts";
 import { sendApiError } from "./workspace/json-http.ts";
-import { createWorkspaceApi } from "./workspace/workspace-api.ts";
-import { WorkspaceFiles } from "./workspace/workspace-files.ts";
-import { WorkspaceWatcher } from "./workspace/workspace-watcher.ts";
 
 export type RelayOptions = {
   host: string;
@@ -32,12 +31,14 @@ export type RelayOptions = {
   demo: DemoInfo | null;
   /** The built SPA. */
   webRoot: string;
-  /** Bound of the stdout replay kept for late browsers. */
+  /** Bound of the stdout replay kept for late browsers (per live session). */
   replayBytes: number;
   /** How often browsers are pinged and pages hear from the relay (default: heartbeat.ts). */
   heartbeatMs?: number;
   /** The session file pier was told to open (`--session FILE`), if any. */
   explicitSessionFile?: string | null;
+  /** Pi children that may run at once (default: DEFAULT_MAX_RUNNING). */
+  maxRunning?: number;
   /** Diagnostics (stderr in the CLI). Never receives the secret. */
   log: (line: string) => void;
 };
@@ -49,8 +50,10 @@ export type RunningRelay = {
   freshUrl(): string;
   port: number;
   links: AccessLinks;
+  /** The primary live session's pi (the one pier started with). */
   pi: PiProcess;
-  /** Tells every browser something (e.g. that the demo model is in use). */
+  live: LiveSessions;
+  /** Tells every browser of the primary session something (e.g. that the demo model is in use). */
   notice(level: "info" | "warning", message: string): void;
   close(): Promise<void>;
 };
@@ -59,44 +62,20 @@ const CLOSE_GOING_AWAY = 1001;
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const links = new AccessLinks();
-  // One trust decision for pi and git (workspace-trust-service.ts); the pages hear of changes through the bridge's hub.
-  let announceTrust = (_info: WorkspaceTrustInfo) => {};
-  const trust = await WorkspaceTrustService.create({
-    cwd: options.launch.cwd,
-    env: options.launch.env,
-    piArgs: options.launch.args,
-    log: options.log,
-    onChange: (info) => {
-      pi.launch = { ...pi.launch, args: trust.piArgs(pi.launch.args) };
-      announceTrust(info);
-    },
-  });
-  const pi = new PiProcess({ ...options.launch, args: trust.piArgs(options.launch.args) });
-  // Late-bound: the service reports list changes through the hub the bridge creates.
-  let announceSessions = () => {};
-  const sessions = await SessionService.create({
+  let board: BoardSockets | null = null;
+  const live = new LiveSessions({
     launch: options.launch,
     explicitSessionFile: options.explicitSessionFile ?? null,
-    log: options.log,
-    onListChanged: () => announceSessions(),
-  });
-  const bridge = new PiBridge({
-    pi,
     demo: options.demo,
     replayBytes: options.replayBytes,
     heartbeatMs: options.heartbeatMs,
-    sessions,
     links,
-    trust,
+    maxRunning: options.maxRunning ?? DEFAULT_MAX_RUNNING,
+    onBoardChange: () => board?.changed(),
     log: options.log,
   });
-  const hub = bridge.hub;
-  announceTrust = (info) => {
-    hub.broadcastFrame({ type: "workspace_trust", trust: info });
-    // A driver's git status may differ now (filters on or off): pages load it again.
-    hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
-  };
-  announceSessions = () => hub.broadcastFrame({ type: "sessions_changed" });
+  const primary = await live.createPrimary();
+  board = new BoardSockets(links, live);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   const connections = new ConnectionLimits();
   let port = options.port;
@@ -108,34 +87,17 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       return port;
     },
   };
-  const workspace = new WorkspaceFiles(options.launch.cwd);
-  const git = new GitFacts(workspace.paths);
-  // Who made each HTTP change, to say so to everyone ("Ada saved src/app.ts").
-  const grants = new WeakMap<IncomingMessage, Grant>();
-  const workspaceApi = createWorkspaceApi({
-    files: workspace,
-    git,
-    log: options.log,
-    // The repository's own commands (git filters…) run for a driver in a trusted workspace only, read afresh each time.
-    repoCommands: async (request) => grants.get(request)?.role === "driver" && (await trust.refresh()).trusted,
-    // Viewers do not read files that may hold secrets (workspace/viewer-reads.ts).
-    isDriver: (request) => grants.get(request)?.role === "driver",
-    onChanged: (request, change) => bridge.room.announceActivity(grants.get(request) ?? null, change),
-  });
-  const announceGitMoved = () => hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
-  const gitWatcher = new GitDirWatcher({
-    locate: async () => locateGitDir(() => git.gitDir(), await workspace.paths.rootReal()),
-    onChange: announceGitMoved,
-  });
-  const watcher = new WorkspaceWatcher({
-    root: options.launch.cwd,
-    log: options.log,
-    onChange: (paths) => hub.broadcastFrame({ type: "workspace_changed", paths }),
-    onGitFolder: () => {
-      announceGitMoved();
-      void gitWatcher.refresh();
-    },
-  });
+
+  /** The live session a request goes to, or why none: a scoped grant reaches its own session only. */
+  function target(pathname: string, grant: Grant): { session: LiveSession; rest: string } | { status: 403 | 404; message: string } {
+    const route = liveRoute(pathname);
+    if (route !== null && "invalid" in route) return { status: 404, message: "There is no such live session." };
+    const id = route?.id ?? grant.scope ?? primary.id;
+    const session = live.get(id);
+    if (session === undefined) return { status: 404, message: `Live session ${id} is not running in this pier any more (it was archived).` };
+    if (grant.scope !== null && grant.scope !== id) return { status: 403, message: "The link this browser was opened with is for another live session." };
+    return { session, rest: route?.rest ?? pathname };
+  }
 
   const server = serveHttp(handleHttp, options.log);
 
@@ -147,61 +109,63 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     // Viewers look: anything that changes the workspace needs a driver.
     if (grant.role !== "driver" && request.method !== "GET" && request.method !== "HEAD") {
       request.resume();
-      return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files.");
+      return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files, or start and stop agents.");
     }
-    grants.set(request, grant);
-    if (await sessions.handleHttp(request, response, url, grant.id)) return;
-    if (await workspaceApi(request, response, url)) return;
+    if (await handleLiveApi(live, request, response, url, grant)) return;
+    const to = target(url.pathname, grant);
+    if ("status" in to) {
+      request.resume();
+      return sendApiError(response, to.status, to.status === 403 ? "forbidden" : "not_found", to.message);
+    }
+    const inner = new URL(to.rest + url.search, url);
+    if (await to.session.handleHttp(request, response, inner, grant)) return;
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed.");
-    await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));
+    await serveStatic(options.webRoot, inner.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));
   }
 
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
+    const refuse = (status: number, reason: string) =>
+      socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason.replace(/[\r\n]/g, " ")}\n`);
     const path = new URL(request.url ?? "/", "http://relay.invalid").pathname;
-    const decision =
-      path !== RELAY_SOCKET_PATH
-        ? ({ allow: false, status: 400, reason: "unknown WebSocket path" } as const)
-        : checkAccess(
-            {
-              host: request.headers.host,
-              origin: request.headers.origin,
-              secFetchSite: header(request, "sec-fetch-site"),
-              cookie: request.headers.cookie,
-              isWebSocket: true,
-            },
-            site,
-            (cookie) => links.grantFor(cookie),
-          );
-    if (!decision.allow) {
-      const reason = decision.reason.replace(/[\r\n]/g, " ");
-      socket.end(`HTTP/1.1 ${decision.status} ${statusText(decision.status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
-      return;
-    }
+    const decision = checkAccess(
+      {
+        host: request.headers.host,
+        origin: request.headers.origin,
+        secFetchSite: header(request, "sec-fetch-site"),
+        cookie: request.headers.cookie,
+        isWebSocket: true,
+      },
+      site,
+      (cookie) => links.grantFor(cookie),
+    );
+    if (!decision.allow) return void refuse(decision.status, decision.reason);
     const grant = decision.grant;
-    const claim = connections.claim(grant);
-    if (!claim.ok) {
-      socket.end(`HTTP/1.1 ${claim.status} ${statusText(claim.status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${claim.reason}\n`);
-      return;
+    let accept: ((ws: import("ws").WebSocket) => void) | null = null;
+    if (path === LIVE_API_PATHS.boardSocket) {
+      accept = (ws) => board!.add(ws, grant);
+    } else {
+      const to = target(path, grant);
+      if ("status" in to) return void refuse(to.status, to.message);
+      if (to.rest !== RELAY_SOCKET_PATH) return void refuse(400, "unknown WebSocket path");
+      accept = (ws) => to.session.addBrowser(ws, grant);
     }
+    const claim = connections.claim(grant);
+    if (!claim.ok) return void refuse(claim.status, claim.reason);
     // The TCP socket's close, not the WebSocket's: it comes whether or not the upgrade completes.
     socket.once("close", claim.release);
-    wss.handleUpgrade(request, socket, head, (ws) => bridge.addBrowser(ws, grant));
+    wss.handleUpgrade(request, socket, head, accept);
   });
 
   try {
     await listen(server, options.port, options.host);
   } catch (error) {
-    await sessions.close();
+    await live.closeAll(CLOSE_GOING_AWAY, "pier could not start");
     throw error;
   }
   const address = server.address();
   port = typeof address === "object" && address ? address.port : options.port;
-  pi.start();
-  // Not awaited: a large workspace's walk must not delay the URL.
-  void watcher.start();
-  void gitWatcher.refresh();
-  trust.watch();
+  primary.start();
 
   const urlHost = printedHost(options.host, names.launchHost);
   const freshUrl = () => `http://${urlHost}:${port}/?token=${links.issue("driver").token}`;
@@ -210,28 +174,22 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     freshUrl,
     port,
     links,
-    pi,
-    notice: (level, message) => hub.broadcastFrame({ type: "notice", level, message }),
-    close: async () => {
-      trust.close();
-      watcher.close();
-      gitWatcher.close();
-      bridge.heartbeat.stop();
-      await closeRelay(server, wss, hub, pi);
-      await sessions.close();
-    },
+    pi: primary.pi,
+    live,
+    notice: (level, message) => primary.notice(level, message),
+    close: () => closeRelay(server, wss, live, board!),
   };
 }
 
-async function closeRelay(server: Server, wss: WebSocketServer, hub: BrowserHub, pi: PiProcess): Promise<void> {
-  hub.closeAll(CLOSE_GOING_AWAY, "pier is shutting down");
+async function closeRelay(server: Server, wss: WebSocketServer, live: LiveSessions, board: BoardSockets): Promise<void> {
+  board.closeAll(CLOSE_GOING_AWAY, "pier is shutting down");
   const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   wss.close();
-  await pi.stop();
+  await live.closeAll(CLOSE_GOING_AWAY, "pier is shutting down");
   await serverClosed;
 }
 
 function statusText(status: number): string {
-  return status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 429 ? "Too Many Requests" : status === 503 ? "Service Unavailable" : "Bad Request";
+  return status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 404 ? "Not Found" : status === 429 ? "Too Many Requests" : status === 503 ? "Service Unavailable" : "Bad Request";
 }

@@ -38,10 +38,28 @@ export class Room {
   readonly #renames = new Coalescer<string>();
   readonly #focusChanges = new Coalescer<string>();
   #suggestionSeq = 0;
+  /** The live session this room is the people of (what a viewer link made here opens). */
+  readonly #liveId: string;
+  readonly #unsubscribe: Array<() => void>;
 
-  constructor(links: AccessLinks, log: (line: string) => void) {
+  constructor(links: AccessLinks, log: (line: string) => void, liveId = "1") {
     this.#links = links;
     this.#log = log;
+    this.#liveId = liveId;
+    // Links are pier's, not one session's: a revoke made in any session closes this session's browsers of that link too.
+    this.#unsubscribe = [
+      links.onRevoked((linkId) => {
+        for (const victim of this.people.fromLink(linkId)) {
+          this.#clients.get(victim.clientId)?.socket.close(CLOSE_REVOKED, "the link this page was opened with was revoked");
+        }
+      }),
+      links.onChanged(() => this.#sendLinks()),
+    ];
+  }
+
+  /** This session is gone: stop hearing of links. */
+  dispose(): void {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
   }
 
   /** A browser connecting with `grant` is counted in (for its hello); `welcome` follows once it is connected. */
@@ -89,11 +107,18 @@ export class Room {
       return { code: "forbidden", message: `viewers watch: only a driver can send pi commands that change something (“${type}” was not sent)` };
     }
     if (type === "extension_ui_response" && typeof command["id"] === "string") {
-      const first = this.#answered.get(command["id"]);
-      if (first !== undefined) return { code: "already_answered", message: `${first.name} answered this dialog first; pi has its answer` };
-      this.#answered.set(command["id"], person);
-      if (this.#answered.size > REMEMBERED_ANSWERS) this.#answered.delete(this.#answered.keys().next().value!);
+      const first = this.claimAnswer(command["id"], person);
+      if (first !== null) return { code: "already_answered", message: `${first.name} answered this dialog first; pi has its answer` };
     }
+    return null;
+  }
+
+  /** `person` answers dialog `requestId`: null when theirs is the first answer, else who answered first. */
+  claimAnswer(requestId: string, person: Person): Person | null {
+    const first = this.#answered.get(requestId);
+    if (first !== undefined) return first;
+    this.#answered.set(requestId, person);
+    if (this.#answered.size > REMEMBERED_ANSWERS) this.#answered.delete(this.#answered.keys().next().value!);
     return null;
   }
 
@@ -126,19 +151,17 @@ export class Room {
       }
       case "pier.create_link": {
         if (person.role !== "driver") return driversOnly("make links");
-        const { token, link } = this.#links.issue(request.role, { createdBy: person.name });
+        // A viewer link opens this session only unless the driver asked for the whole board.
+        const scope = request.role === "viewer" && request.scope !== "board" ? this.#liveId : null;
+        const { token, link } = this.#links.issue(request.role, { createdBy: person.name, scope });
         client.sendFrame({ type: "link_created", link, token });
-        this.#sendLinks();
-        this.#log(`${person.name} made a ${request.role} link`);
+        this.#log(`${person.name} made a ${request.role} link${scope !== null ? " for one session" : ""}`);
         return null;
       }
       case "pier.revoke_link": {
         if (person.role !== "driver") return driversOnly("revoke links");
+        // Revoking closes the link's browsers in every live session (see the constructor) and sends drivers the list.
         if (!this.#links.revoke(request.linkId)) return { code: "request_failed", message: "there is no such link (it may have expired long ago)" };
-        for (const victim of this.people.fromLink(request.linkId)) {
-          this.#clients.get(victim.clientId)?.socket.close(CLOSE_REVOKED, "the link this page was opened with was revoked");
-        }
-        this.#sendLinks();
         this.#log(`${person.name} revoked a link`);
         return null;
       }

@@ -6,3 +6,4 @@ export * from "./workspace-api.ts";
 export * from "./sessions-api.ts";
 export * from "./presence.ts";
 export * from "./secrets.ts";
+export * from "./live-api.ts";

@@ -27,6 +27,8 @@ export type LinkInfo = {
   revoked: boolean;
   /** Who made it (null: printed by pier in its terminal). */
   createdBy: string | null;
+  /** The one live session a viewer link opens (a demo), or null: the whole board. */
+  scope: string | null;
 };
 
 /** A prompt a viewer suggests; a driver may take it into the prompt box. */

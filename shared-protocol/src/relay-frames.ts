@@ -205,8 +205,12 @@ export type RelayRequest =
   | { type: "pier.restart_pi"; sessionFile?: string }
   /** Tell the others what to call this browser's person (any role). */
   | { type: "pier.introduce"; name: string }
-  /** Make a link for another browser (drivers only): the relay answers with link_created. */
-  | { type: "pier.create_link"; role: Role }
+  /**
+   * Make a link for another browser (drivers only): the relay answers with
+   * link_created. A viewer link opens this live session only unless `scope`
+   * is "board" (every session); a driver link always reaches them all.
+   */
+  | { type: "pier.create_link"; role: Role; scope?: "session" | "board" }
   /** Revoke a link: its secret stops working and its browsers are disconnected at once (drivers only). */
   | { type: "pier.revoke_link"; linkId: string }
   /** What this driver looks at (for viewers who follow them). */

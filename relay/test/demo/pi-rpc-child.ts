@@ -16,6 +16,8 @@ export interface PiChild {
   stderr(): string;
   /** Sends a command with a fresh id and resolves with its response. */
   request(command: RpcRecord): Promise<RpcRecord>;
+  /** Writes one record as it is, its id included (an extension_ui_response answers pi's id); nothing is awaited. */
+  write(record: RpcRecord): void;
   /** Resolves with the first record (from index `from`) that matches. */
   waitFor(predicate: (record: RpcRecord) => boolean, from?: number, timeoutMs?: number): Promise<RpcRecord>;
   /** Closes stdin (pi's normal shutdown) and resolves with the exit code. */
@@ -80,6 +82,9 @@ export function spawnPi(options: { cwd: string; agentDir: string; args?: string[
       const from = records.length;
       child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
       return waitFor((record) => record.type === "response" && record.id === id, from);
+    },
+    write(record) {
+      child.stdin.write(`${JSON.stringify(record)}\n`);
     },
     waitFor,
     async close() {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Grant } from "../../src/access-links.ts";
 import { ConnectionLimits } from "../../src/connection-limits.ts";
 
-const grant = (id: string): Grant => ({ id, role: "viewer", linkId: "link-1", digest: `digest-${id}` });
+const grant = (id: string): Grant => ({ id, role: "viewer", linkId: "link-1", digest: `digest-${id}`, scope: null });
 
 describe("connection limits", () => {
   it("refuse one browser's connections past its cap with 429 and a sentence, and let it in again once one closed", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Grant } from "../../src/access-links.ts";
 import { cleanName, People } from "../../src/people.ts";
 
-const driver: Grant = { id: "g1", role: "driver", linkId: "link-1", digest: "d1" };
-const viewer = (id: string): Grant => ({ id, role: "viewer", linkId: "link-2", digest: `d-${id}` });
+const driver: Grant = { id: "g1", role: "driver", linkId: "link-1", digest: "d1", scope: null };
+const viewer = (id: string): Grant => ({ id, role: "viewer", linkId: "link-2", digest: `d-${id}`, scope: null });
 
 describe("People", () => {
   it("names newcomers by role, gives each a colour, and lists them", () => {
@@ -44,7 +44,7 @@ describe("People", () => {
 
   it("numbers drivers after the first, so two drivers who gave no name can be told apart, and keeps a driver's number across a reconnect", () => {
     const people = new People();
-    const otherDriver = (id: string): Grant => ({ id, role: "driver", linkId: "link-1", digest: `d-${id}` });
+    const otherDriver = (id: string): Grant => ({ id, role: "driver", linkId: "link-1", digest: `d-${id}`, scope: null });
     const first = people.join("c1", driver);
     people.join("c2", viewer("g2"));
     const second = people.join("c3", otherDriver("g3"));

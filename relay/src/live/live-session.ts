@@ -1,0 +1,200 @@
+// One live session: a pi child on one folder with everything that serves it
+// (the bridge to its browsers, its session files, the folder's trust, the
+// editor's file service and watchers). pier runs several (live-sessions.ts);
+// the relay routes each browser's socket and HTTP requests to one of them.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { WebSocket } from "ws";
+import type { DemoInfo, WorkspaceTrustInfo } from "@pier/protocol";
+import type { AccessLinks, Grant } from "../access-links.ts";
+import { PiBridge } from "../pi-bridge.ts";
+import { PiProcess, type PiLaunch } from "../pi-process.ts";
+import { gitBranch } from "./git-branch.ts";
+import { RunTracker, type RunSummary } from "./run-tracker.ts";
+import { SessionService } from "../sessions/session-service.ts";
+import { GitDirWatcher, locateGitDir } from "../workspace/git-dir-watcher.ts";
+import { GitFacts } from "../workspace/git-facts.ts";
+import { createWorkspaceApi } from "../workspace/workspace-api.ts";
+import { WorkspaceFiles } from "../workspace/workspace-files.ts";
+import { WorkspaceWatcher } from "../workspace/workspace-watcher.ts";
+import { WorkspaceTrustService } from "../workspace-trust-service.ts";
+
+export type LiveSessionOptions = {
+  /** Stable for pier's lifetime: names the session in URLs (`/live/<id>/`). */
+  id: string;
+  launch: PiLaunch;
+  demo: DemoInfo | null;
+  replayBytes: number;
+  heartbeatMs?: number;
+  /** The session file pier was told to open (`--session FILE`), if any. */
+  explicitSessionFile?: string | null;
+  links: AccessLinks;
+  /** The board's view of this session changed (run-tracker.ts). */
+  onSummaryChange?: () => void;
+  log: (line: string) => void;
+};
+
+export class LiveSession {
+  readonly id: string;
+  readonly cwd: string;
+  readonly createdAt = Date.now();
+  /** The branch checked out in `cwd` (git-branch.ts), kept up to date by the git watcher. */
+  branch: string | null = null;
+  readonly pi: PiProcess;
+  readonly bridge: PiBridge;
+  readonly sessions: SessionService;
+  readonly #tracker: RunTracker;
+  readonly #trust: WorkspaceTrustService;
+  readonly #watcher: WorkspaceWatcher;
+  readonly #gitWatcher: GitDirWatcher;
+  readonly #workspaceApi: (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
+  /** Who made each HTTP change, to say so to everyone ("Ada saved src/app.ts"). */
+  readonly #grants = new WeakMap<IncomingMessage, Grant>();
+  #closed = false;
+  readonly #onSummaryChange: (() => void) | undefined;
+
+  static async create(options: LiveSessionOptions): Promise<LiveSession> {
+    // One trust decision for pi and git (workspace-trust-service.ts); the pages hear of changes through the bridge's hub.
+    let onTrust = (_info: WorkspaceTrustInfo) => {};
+    const trust = await WorkspaceTrustService.create({
+      cwd: options.launch.cwd,
+      env: options.launch.env,
+      piArgs: options.launch.args,
+      log: options.log,
+      onChange: (info) => onTrust(info),
+    });
+    // Late-bound: the service reports list changes through the hub the bridge creates.
+    let onSessions = () => {};
+    const sessions = await SessionService.create({
+      launch: options.launch,
+      explicitSessionFile: options.explicitSessionFile ?? null,
+      log: options.log,
+      onListChanged: () => onSessions(),
+    });
+    const live = new LiveSession(options, trust, sessions);
+    onTrust = (info) => live.#trustChanged(info);
+    onSessions = () => live.bridge.hub.broadcastFrame({ type: "sessions_changed" });
+    return live;
+  }
+
+  private constructor(options: LiveSessionOptions, trust: WorkspaceTrustService, sessions: SessionService) {
+    this.id = options.id;
+    this.cwd = options.launch.cwd;
+    this.#trust = trust;
+    this.sessions = sessions;
+    this.pi = new PiProcess({ ...options.launch, args: trust.piArgs(options.launch.args) });
+    // Before the bridge's listeners: the bridge hands each stdout chunk over to the hub, which may free it at once (chunk-reclaim.ts).
+    this.#tracker = new RunTracker(() => options.onSummaryChange?.());
+    this.pi.on("stdout", (chunk: Buffer) => this.#tracker.stdout(chunk));
+    this.pi.on("status", (status) => this.#tracker.child(status));
+    this.bridge = new PiBridge({
+      liveId: options.id,
+      onCommand: (type, command) => this.#tracker.command(type, command),
+      pi: this.pi,
+      demo: options.demo,
+      replayBytes: options.replayBytes,
+      heartbeatMs: options.heartbeatMs,
+      sessions,
+      links: options.links,
+      trust,
+      log: options.log,
+    });
+    const hub = this.bridge.hub;
+    const workspace = new WorkspaceFiles(this.cwd);
+    const git = new GitFacts(workspace.paths);
+    this.#workspaceApi = createWorkspaceApi({
+      files: workspace,
+      git,
+      log: options.log,
+      // The repository's own commands (git filters…) run for a driver in a trusted workspace only, read afresh each time.
+      repoCommands: async (request) => this.#grants.get(request)?.role === "driver" && (await trust.refresh()).trusted,
+      // Viewers do not read files that may hold secrets (workspace/viewer-reads.ts).
+      isDriver: (request) => this.#grants.get(request)?.role === "driver",
+      onChanged: (request, change) => this.bridge.room.announceActivity(this.#grants.get(request) ?? null, change),
+    });
+    const announceGitMoved = () => {
+      hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
+      void this.#refreshBranch(options.onSummaryChange);
+    };
+    this.#onSummaryChange = options.onSummaryChange;
+    this.#gitWatcher = new GitDirWatcher({
+      locate: async () => locateGitDir(() => git.gitDir(), await workspace.paths.rootReal()),
+      onChange: announceGitMoved,
+    });
+    this.#watcher = new WorkspaceWatcher({
+      root: this.cwd,
+      log: options.log,
+      onChange: (paths) => hub.broadcastFrame({ type: "workspace_changed", paths }),
+      onGitFolder: () => {
+        announceGitMoved();
+        void this.#gitWatcher.refresh();
+      },
+    });
+  }
+
+  /** Start pi and the watchers (not awaited: a large workspace's walk must not delay anything). */
+  start(): void {
+    this.pi.start();
+    void this.#refreshBranch(this.#onSummaryChange);
+    void this.#watcher.start();
+    void this.#gitWatcher.refresh();
+    this.#trust.watch();
+  }
+
+  /** What the board shows of this session's runs. */
+  get run(): RunSummary {
+    return this.#tracker.summary;
+  }
+
+  /** Browsers connected to this session now. */
+  get browsers(): number {
+    return this.bridge.hub.size;
+  }
+
+  addBrowser(ws: WebSocket, grant: Grant): void {
+    this.bridge.addBrowser(ws, grant);
+    // The board shows who watches.
+    this.#onSummaryChange?.();
+    ws.once("close", () => this.#onSummaryChange?.());
+  }
+
+  /** This session's HTTP routes (session files, the workspace API); false when `url` is none of them. */
+  async handleHttp(request: IncomingMessage, response: ServerResponse, url: URL, grant: Grant): Promise<boolean> {
+    this.#grants.set(request, grant);
+    if (await this.sessions.handleHttp(request, response, url, grant.id)) return true;
+    return this.#workspaceApi(request, response, url);
+  }
+
+  /** Tells every browser of this session something (e.g. that the demo model is in use). */
+  notice(level: "info" | "warning", message: string): void {
+    this.bridge.hub.broadcastFrame({ type: "notice", level, message });
+  }
+
+  /** Closes every browser of this session with `code`, stops pi and the watchers. */
+  async close(code: number, reason: string): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#trust.close();
+    this.#watcher.close();
+    this.#gitWatcher.close();
+    this.bridge.heartbeat.stop();
+    this.bridge.room.dispose();
+    this.bridge.hub.closeAll(code, reason);
+    await this.pi.stop();
+    await this.sessions.close();
+  }
+
+  async #refreshBranch(onChange: (() => void) | undefined): Promise<void> {
+    const branch = await gitBranch(this.cwd);
+    if (branch === this.branch) return;
+    this.branch = branch;
+    onChange?.();
+  }
+
+  #trustChanged(info: WorkspaceTrustInfo): void {
+    this.pi.launch = { ...this.pi.launch, args: this.#trust.piArgs(this.pi.launch.args) };
+    const hub = this.bridge.hub;
+    hub.broadcastFrame({ type: "workspace_trust", trust: info });
+    // A driver's git status may differ now (filters on or off): pages load it again.
+    hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
+  }
+}

@@ -1,0 +1,233 @@
+// What a board card says about one live session, read off pi's stdout as it
+// passes (DESIGN: the relay may read records for "a run's state for the
+// board"; the bytes the browsers get are untouched).
+//
+// Cheap by construction: lines are found with indexOf, a streamed delta
+// (`message_update`, nearly all of a stream's lines) is recognised by its
+// first bytes and never parsed, and of any other line only the first
+// MAX_PARSED_LINE bytes are kept: a longer line (a whole conversation in
+// `agent_end`, a big tool result) is known by its type alone.
+import type { ChildStatus, LiveRunState } from "@pier/protocol";
+
+/** Lines longer than this are classified by their type only (not parsed). */
+const MAX_PARSED_LINE = 256 * 1024;
+const LF = 0x0a;
+/** pi writes each event as JSON.stringify({ type, … }): the type comes first. */
+const TYPE_PREFIX = '{"type":"';
+const SKIPPED = ['{"type":"message_update"', '{"type":"tool_execution_update"'];
+
+export type RunState = LiveRunState;
+
+/** What one card shows (live-sessions.ts adds the workspace, branch and people). */
+export type RunSummary = {
+  state: RunState;
+  /** When the current state began (ms since the epoch). */
+  since: number;
+  /** The tool running now, while working. */
+  tool: string | null;
+  /** The dialog waiting for an answer (title and kind), while it waits. */
+  question: { id: string; method: string; title: string } | null;
+  /** The last error pi reported for a run (an assistant message's error), or how pi exited. */
+  error: string | null;
+  /** The session's name (session_info_changed), else the first prompt's first line. */
+  title: string | null;
+  model: string | null;
+  /** Total cost of the assistant messages seen since pi started. */
+  cost: number;
+  lastActivityAt: number;
+};
+
+const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
+
+export class RunTracker {
+  #state: RunState = "starting";
+  #since: number;
+  #tool: string | null = null;
+  /** Dialogs waiting, by request id, oldest first (a run may ask more than one). */
+  readonly #dialogs = new Map<string, { id: string; method: string; title: string }>();
+  #error: string | null = null;
+  #name: string | null = null;
+  #firstPrompt: string | null = null;
+  #model: string | null = null;
+  #cost = 0;
+  #lastActivityAt: number;
+  /** An abort was sent during the current run (pi 0.87.1's agent_settled does not say it was aborted). */
+  #abortSent = false;
+  #runError: string | null = null;
+  /** The start of the line being read (up to MAX_PARSED_LINE bytes), or null once it is known to be skipped or too long. */
+  #line: Buffer[] | null = [];
+  #lineBytes = 0;
+  /** The first bytes of the current line, to classify a long one. */
+  #head = "";
+  readonly #now: () => number;
+  readonly #onChange: () => void;
+
+  constructor(onChange: () => void, now: () => number = Date.now) {
+    this.#onChange = onChange;
+    this.#now = now;
+    this.#since = now();
+    this.#lastActivityAt = this.#since;
+  }
+
+  get summary(): RunSummary {
+    const question = this.#dialogs.values().next().value ?? null;
+    return {
+      state: question !== null && (this.#state === "working" || this.#state === "idle" || this.#state === "done") ? "needs_you" : this.#state,
+      since: this.#since,
+      tool: this.#tool,
+      question,
+      error: this.#error,
+      title: this.#name ?? this.#firstPrompt,
+      model: this.#model,
+      cost: this.#cost,
+      lastActivityAt: this.#lastActivityAt,
+    };
+  }
+
+  /** pi's child changed state. */
+  child(status: ChildStatus): void {
+    if (status.state === "starting") {
+      this.#dialogs.clear();
+      this.#tool = null;
+      this.#line = [];
+      this.#lineBytes = 0;
+      this.#head = "";
+      this.#set("starting");
+    } else if (status.state === "running") {
+      this.#set("idle");
+    } else {
+      this.#dialogs.clear();
+      this.#tool = null;
+      const clean = status.code === 0 || status.signal === "SIGTERM";
+      this.#error = status.error ?? (clean ? null : `pi exited with ${status.signal ?? `code ${status.code}`}`);
+      this.#set(clean ? "exited" : "failed");
+    }
+  }
+
+  /** A command a browser sent to pi (its type and record), for what the stream alone does not say. */
+  command(type: string, command: Readonly<Record<string, unknown>>): void {
+    if (type === "abort" && this.#state === "working") this.#abortSent = true;
+    if (type === "prompt" && this.#firstPrompt === null && typeof command["message"] === "string") {
+      const first = command["message"].trim().split("\n")[0]!.slice(0, 120);
+      if (first !== "") this.#firstPrompt = first;
+      this.#onChange();
+    }
+    if (type === "extension_ui_response" && typeof command["id"] === "string" && this.#dialogs.delete(command["id"])) this.#onChange();
+  }
+
+  /** A chunk of pi's stdout (not kept: what is needed is copied). */
+  stdout(chunk: Buffer): void {
+    let start = 0;
+    for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, start)) {
+      this.#take(chunk.subarray(start, lf));
+      this.#endLine();
+      start = lf + 1;
+    }
+    if (start < chunk.length) this.#take(chunk.subarray(start));
+  }
+
+  #take(bytes: Buffer): void {
+    if (this.#line === null || bytes.length === 0) return;
+    if (this.#head.length < 64) this.#head += bytes.subarray(0, 64 - this.#head.length).toString("latin1");
+    if (this.#head.length >= 40 && SKIPPED.some((prefix) => this.#head.startsWith(prefix))) {
+      this.#line = null;
+      return;
+    }
+    if (this.#lineBytes + bytes.length > MAX_PARSED_LINE) {
+      this.#line = null;
+      return;
+    }
+    this.#line.push(Buffer.from(bytes));
+    this.#lineBytes += bytes.length;
+  }
+
+  #endLine(): void {
+    const parts = this.#line;
+    const head = this.#head;
+    this.#line = [];
+    this.#lineBytes = 0;
+    this.#head = "";
+    if (SKIPPED.some((prefix) => head.startsWith(prefix))) return this.#activity();
+    if (!head.startsWith(TYPE_PREFIX)) return;
+    const type = head.slice(TYPE_PREFIX.length, head.indexOf('"', TYPE_PREFIX.length));
+    if (parts === null) return this.#record(type, null);
+    let value: unknown;
+    try {
+      value = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    } catch {
+      return;
+    }
+    if (typeof value === "object" && value !== null) this.#record(type, value as Record<string, unknown>);
+  }
+
+  /** One record: `record` is null when the line was too long to parse. */
+  #record(type: string, record: Record<string, unknown> | null): void {
+    switch (type) {
+      case "agent_start":
+        this.#abortSent = false;
+        this.#runError = null;
+        this.#error = null;
+        return this.#set("working");
+      case "tool_execution_start":
+        this.#tool = typeof record?.["toolName"] === "string" ? record["toolName"] : "a tool";
+        return this.#changed();
+      case "tool_execution_end":
+        this.#tool = null;
+        return this.#changed();
+      case "message_end":
+        return this.#messageEnd(record);
+      case "auto_retry_end":
+        if (record?.["success"] === false) this.#runError ??= typeof record["finalError"] === "string" ? record["finalError"] : "pi gave up retrying";
+        return this.#changed();
+      case "agent_settled": {
+        this.#tool = null;
+        const aborted = record?.["aborted"] === true || this.#abortSent;
+        this.#error = aborted ? null : this.#runError;
+        return this.#set(aborted ? "stopped" : this.#runError !== null ? "failed" : "done");
+      }
+      case "session_info_changed":
+        if (typeof record?.["name"] === "string" && record["name"].trim() !== "") this.#name = record["name"].trim().slice(0, 120);
+        return this.#changed();
+      case "extension_ui_request": {
+        const method = record?.["method"];
+        const id = record?.["id"];
+        if (typeof method !== "string" || typeof id !== "string" || !DIALOGS.has(method)) return this.#activity();
+        const title = typeof record!["title"] === "string" ? record!["title"] : typeof record!["message"] === "string" ? record!["message"] : method;
+        this.#dialogs.set(id, { id, method, title: title.slice(0, 300) });
+        return this.#changed();
+      }
+      default:
+        return this.#activity();
+    }
+  }
+
+  #messageEnd(record: Record<string, unknown> | null): void {
+    const message = record?.["message"];
+    if (typeof message !== "object" || message === null) return this.#activity();
+    const { role, model, usage, stopReason, errorMessage } = message as Record<string, unknown>;
+    if (role !== "assistant") return this.#activity();
+    if (typeof model === "string") this.#model = model;
+    const cost = (usage as { cost?: { total?: unknown } } | undefined)?.cost?.total;
+    if (typeof cost === "number" && Number.isFinite(cost)) this.#cost += cost;
+    if (stopReason === "error") this.#runError = typeof errorMessage === "string" ? errorMessage.slice(0, 500) : "the model returned an error";
+    else if (stopReason !== "aborted") this.#runError = null;
+    this.#changed();
+  }
+
+  #set(state: RunState): void {
+    if (state !== this.#state) {
+      this.#state = state;
+      this.#since = this.#now();
+    }
+    this.#changed();
+  }
+
+  #activity(): void {
+    this.#lastActivityAt = this.#now();
+  }
+
+  #changed(): void {
+    this.#activity();
+    this.#onChange();
+  }
+}

@@ -1,0 +1,97 @@
+// The board's state of one session, from pi's records as they pass.
+import { describe, expect, it } from "vitest";
+import { RunTracker } from "../../src/live/run-tracker.ts";
+
+const line = (record: unknown) => Buffer.from(`${JSON.stringify(record)}\n`);
+
+function tracker() {
+  let now = 1_000;
+  let changes = 0;
+  const run = new RunTracker(() => changes++, () => now);
+  run.child({ state: "running", epoch: 1, pid: 42, startedAt: now });
+  return { run, tick: (ms: number) => (now += ms), changes: () => changes };
+}
+
+describe("RunTracker", () => {
+  it("follows a run: working with its tool, then done with the model and cost", () => {
+    const { run, tick } = tracker();
+    expect(run.summary.state).toBe("idle");
+    run.command("prompt", { type: "prompt", message: "  fix the tests\nplease" });
+    run.stdout(line({ type: "agent_start" }));
+    tick(10);
+    run.stdout(line({ type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: {} }));
+    expect(run.summary).toMatchObject({ state: "working", tool: "bash", title: "fix the tests", since: 1_000 });
+    run.stdout(line({ type: "tool_execution_end", toolCallId: "t1" }));
+    run.stdout(line({ type: "message_end", message: { role: "assistant", model: "m-1", usage: { cost: { total: 0.25 } }, stopReason: "stop" } }));
+    run.stdout(line({ type: "message_end", message: { role: "assistant", model: "m-1", usage: { cost: { total: 0.5 } }, stopReason: "stop" } }));
+    tick(5);
+    run.stdout(line({ type: "agent_settled" }));
+    expect(run.summary).toMatchObject({ state: "done", tool: null, model: "m-1", cost: 0.75, since: 1_015, error: null });
+  });
+
+  it("frames records across any chunk boundary, and never parses streamed deltas", () => {
+    const { run } = tracker();
+    const bytes = Buffer.concat([
+      line({ type: "agent_start" }),
+      line({ type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "x".repeat(100) } }),
+      line({ type: "tool_execution_start", toolName: "édit" }),
+    ]);
+    for (let i = 0; i < bytes.length; i += 7) run.stdout(bytes.subarray(i, i + 7));
+    expect(run.summary).toMatchObject({ state: "working", tool: "édit" });
+  });
+
+  it("says needs you while a dialog waits, with its question, until a browser answers it", () => {
+    const { run } = tracker();
+    run.stdout(line({ type: "agent_start" }));
+    run.stdout(line({ type: "extension_ui_request", id: "d1", method: "confirm", title: "Delete build/?", message: "rm -rf build" }));
+    run.stdout(line({ type: "extension_ui_request", id: "n1", method: "notify", message: "fyi" }));
+    expect(run.summary).toMatchObject({ state: "needs_you", question: { id: "d1", method: "confirm", title: "Delete build/?" } });
+    run.command("extension_ui_response", { type: "extension_ui_response", id: "d1", confirmed: true });
+    expect(run.summary).toMatchObject({ state: "working", question: null });
+  });
+
+  it("tells a failed run (the model's error) from one the user stopped (pi 1.x aborted, or an abort sent on 0.87.1)", () => {
+    const failed = tracker().run;
+    failed.stdout(line({ type: "agent_start" }));
+    failed.stdout(line({ type: "message_end", message: { role: "assistant", stopReason: "error", errorMessage: "429 rate limited" } }));
+    failed.stdout(line({ type: "agent_settled" }));
+    expect(failed.summary).toMatchObject({ state: "failed", error: "429 rate limited" });
+
+    const aborted1x = tracker().run;
+    aborted1x.stdout(line({ type: "agent_start" }));
+    aborted1x.stdout(line({ type: "agent_settled", aborted: true }));
+    expect(aborted1x.summary.state).toBe("stopped");
+
+    const aborted087 = tracker().run;
+    aborted087.stdout(line({ type: "agent_start" }));
+    aborted087.command("abort", { type: "abort" });
+    aborted087.stdout(line({ type: "message_end", message: { role: "assistant", stopReason: "aborted" } }));
+    aborted087.stdout(line({ type: "agent_settled" }));
+    expect(aborted087.summary).toMatchObject({ state: "stopped", error: null });
+    // The next run starts clean.
+    aborted087.stdout(line({ type: "agent_start" }));
+    aborted087.stdout(line({ type: "agent_settled" }));
+    expect(aborted087.summary.state).toBe("done");
+  });
+
+  it("reports pi's exit: a crash as failed with its code, a stop as exited; dialogs die with the process", () => {
+    const { run } = tracker();
+    run.stdout(line({ type: "extension_ui_request", id: "d1", method: "select", title: "Pick", options: ["a"] }));
+    run.child({ state: "exited", epoch: 1, code: 3, signal: null, exitedAt: 2_000 });
+    expect(run.summary).toMatchObject({ state: "failed", error: "pi exited with code 3", question: null });
+    run.child({ state: "starting", epoch: 2 });
+    run.child({ state: "running", epoch: 2, pid: 43, startedAt: 3_000 });
+    run.child({ state: "exited", epoch: 2, code: null, signal: "SIGTERM", exitedAt: 4_000 });
+    expect(run.summary).toMatchObject({ state: "exited", error: null });
+  });
+
+  it("knows a line too long to parse by its type, and a session's name beats its first prompt", () => {
+    const { run } = tracker();
+    run.command("prompt", { type: "prompt", message: "first" });
+    run.stdout(line({ type: "agent_start", padding: "y".repeat(300 * 1024) }));
+    expect(run.summary.state).toBe("working");
+    run.stdout(line({ type: "session_info_changed", name: "Refactor the relay" }));
+    run.stdout(Buffer.from("not json at all\n"));
+    expect(run.summary.title).toBe("Refactor the relay");
+  });
+});

@@ -1,0 +1,74 @@
+// Several live sessions in one pier: each is its own pi child on a folder,
+// with its own WebSocket and HTTP routes under `/live/<id>/` (the same wire
+// as a single session: pi's bytes verbatim, relay frames as text). The
+// board lists them all; drivers start, stop and restart them.
+//
+// Unprefixed routes (`/ws`, `/api/files/…`) reach the browser's default
+// session: the one its link was made for, else the session pier started with.
+
+import type { ChildStatus } from "./relay-frames.ts";
+
+export const LIVE_API_PATHS = {
+  /** GET: the board (LiveBoard). POST {cwd}: start a new live session there (drivers). */
+  sessions: "/api/live",
+  /** POST {id}: stop that session's pi (drivers). */
+  stop: "/api/live/stop",
+  /** POST {id}: start its pi again, on the session file it had (drivers). */
+  restart: "/api/live/restart",
+  /** POST {id}: stop it and take it off the board (drivers; never deletes files). */
+  archive: "/api/live/archive",
+  /** POST {id, message}: prompt that agent from the board (drivers; a follow-up while it works). */
+  prompt: "/api/live/prompt",
+  /** POST {id}: abort its run (drivers). */
+  abort: "/api/live/abort",
+  /** POST {id, requestId, value? | confirmed? | cancelled?}: answer its waiting dialog (drivers; the first answer wins). */
+  answer: "/api/live/answer",
+  /** WebSocket: a `board` text frame with every card whenever one changes. */
+  boardSocket: "/api/live/board",
+} as const;
+
+/** The path prefix of a live session's routes. */
+export const LIVE_PREFIX = "/live/";
+
+/** A live session's id: short, URL-safe (`/live/<id>/`). */
+export const LIVE_ID_PATTERN = /^[a-z0-9]{1,16}$/;
+
+export type LiveRunState = "starting" | "idle" | "working" | "needs_you" | "done" | "failed" | "stopped" | "exited";
+
+/** One card of the board. */
+export type LiveCard = {
+  id: string;
+  /** The folder pi works in (absolute). */
+  cwd: string;
+  /** The checked-out branch; null when detached or not a repository. */
+  branch: string | null;
+  /** The session pier started with (it cannot be archived). */
+  primary: boolean;
+  child: ChildStatus["state"];
+  state: LiveRunState;
+  /** When `state` began. */
+  since: number;
+  tool: string | null;
+  question: { id: string; method: string; title: string } | null;
+  error: string | null;
+  /** The session's name, else its first prompt's first line. */
+  title: string | null;
+  model: string | null;
+  cost: number;
+  lastActivityAt: number;
+  /** The last lines pi wrote on stderr (redacted), when it failed. */
+  stderrTail: string[];
+  browsers: number;
+  createdAt: number;
+};
+
+export type LiveBoard = {
+  cards: LiveCard[];
+  /** Pi children that may run at once (pier --max-agents). */
+  maxRunning: number;
+  /** What this browser may do on the board. */
+  role: "driver" | "viewer";
+};
+
+/** relay → board socket, text. */
+export type BoardFrame = { type: "board"; board: LiveBoard };
