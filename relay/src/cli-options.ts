@@ -13,7 +13,8 @@ export const USAGE = `Usage: pier [options] [-- <pi arguments>]
 Opens a browser IDE for the pi coding agent on a workspace folder.
 
 Options:
-  --cwd DIR            workspace folder pi works in (default: current directory)
+  --cwd DIR            workspace folder pi works in (default: current directory);
+                       give it again for more workspaces, listed for new agents
   --port N             port to listen on; 0 picks a free one (default: 0)
   --host ADDR          address to listen on (default: 127.0.0.1, loopback only);
                        anything else exposes the IDE to your network: a warning is printed
@@ -44,6 +45,8 @@ pier replay FILE opens a capture recorded in Pier's inspector (no pi is started)
 
 export type CliOptions = {
   cwd: string;
+  /** The folders of further --cwd options (listed on the board for new agents). */
+  moreWorkspaces: string[];
   port: number;
   host: string;
   demo: boolean;
@@ -74,7 +77,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
       allowPositionals: false,
       strict: true,
       options: {
-        cwd: { type: "string" },
+        cwd: { type: "string", multiple: true },
         port: { type: "string" },
         host: { type: "string" },
         demo: { type: "boolean" },
@@ -101,7 +104,8 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
   if (piArgs.includes("--mode")) throw new CliError("pier always runs pi with --mode rpc; do not pass --mode to pi");
   const session = sessionChoice(values["new-session"] ?? false, values.session, piArgs, baseDir);
   return {
-    cwd: resolve(baseDir, values.cwd ?? "."),
+    cwd: resolve(baseDir, values.cwd?.[0] ?? "."),
+    moreWorkspaces: moreWorkspaces(values.cwd ?? [], baseDir),
     port: parseInteger(values.port ?? "0", "--port", 0, 65535),
     host,
     demo: values.demo ?? false,
@@ -118,6 +122,12 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     help: values.help ?? false,
     version: values.version ?? false,
   };
+}
+
+/** The folders of the second and later --cwd, each once, without the first. */
+function moreWorkspaces(dirs: readonly string[], baseDir: string): string[] {
+  const first = resolve(baseDir, dirs[0] ?? ".");
+  return [...new Set(dirs.slice(1).map((dir) => resolve(baseDir, dir)))].filter((dir) => dir !== first);
 }
 
 function sessionChoice(newSession: boolean, file: string | undefined, piArgs: readonly string[], baseDir: string): SessionChoice {

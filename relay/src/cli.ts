@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 async function run(options: CliOptions): Promise<void> {
-  if (!(await isDirectory(options.cwd))) throw new Error(`--cwd ${options.cwd} is not a folder`);
+  for (const dir of [options.cwd, ...options.moreWorkspaces]) if (!(await isDirectory(dir))) throw new Error(`--cwd ${dir} is not a folder`);
   if (!isLoopback(options.host)) {
     for (const line of networkWarning(options.host, options.port, "Anyone who can reach this address and obtains the URL can run shell commands as you through pi.")) log(line);
   }
@@ -96,6 +96,7 @@ async function run(options: CliOptions): Promise<void> {
       replayBytes: options.replayBytes,
       heartbeatMs: options.heartbeatMs,
       maxRunning: options.maxAgents,
+      workspaces: options.moreWorkspaces,
       explicitSessionFile: options.session.kind === "file" ? options.session.path : null,
       log,
     });

@@ -19,6 +19,9 @@ import { handleLiveApi } from "./live/live-api.ts";
 import { liveRoute } from "./live/live-route.ts";
 import type { LiveSession } from "./live/live-session.ts";
 import { DEFAULT_MAX_RUNNING, LiveSessions } from "./live/live-sessions.ts";
+import { pierStateDir } from "./live/state-dir.ts";
+import { WorkspaceList } from "./live/workspace-list.ts";
+import { handleWorkspacesApi } from "./live/workspaces-api.ts";
 import type { PiLaunch, PiProcess } from "./pi-process.ts";
 import { sendText, serveStatic } from "./static-files.ts";
 import { sendApiError } from "./workspace/json-http.ts";
@@ -37,6 +40,10 @@ export type RelayOptions = {
   heartbeatMs?: number;
   /** The session file pier was told to open (`--session FILE`), if any. */
   explicitSessionFile?: string | null;
+  /** More workspace folders given with --cwd (listed for new agents; pi starts in launch.cwd only). */
+  workspaces?: string[];
+  /** Where pier remembers recent workspaces (default: state-dir.ts). */
+  stateDir?: string;
   /** Pi children that may run at once (default: DEFAULT_MAX_RUNNING). */
   maxRunning?: number;
   /** Diagnostics (stderr in the CLI). Never receives the secret. */
@@ -63,6 +70,13 @@ const CLOSE_GOING_AWAY = 1001;
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const links = new AccessLinks();
   let board: BoardSockets | null = null;
+  // The demo's scratch copy is listed, never remembered: it is gone once pier stops.
+  const workspaces = await WorkspaceList.open({
+    stateDir: options.stateDir ?? pierStateDir(),
+    given: options.demo ? (options.workspaces ?? []) : [options.launch.cwd, ...(options.workspaces ?? [])],
+    transient: options.demo ? [options.launch.cwd] : [],
+    log: options.log,
+  });
   const live = new LiveSessions({
     launch: options.launch,
     explicitSessionFile: options.explicitSessionFile ?? null,
@@ -72,6 +86,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     links,
     maxRunning: options.maxRunning ?? DEFAULT_MAX_RUNNING,
     onBoardChange: () => board?.changed(),
+    onStarted: (cwd) => workspaces.use(cwd),
     log: options.log,
   });
   const primary = await live.createPrimary();
@@ -112,6 +127,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files, or start and stop agents.");
     }
     if (await handleLiveApi(live, request, response, url, grant)) return;
+    if (await handleWorkspacesApi(workspaces, request, response, url, grant)) return;
     const to = target(url.pathname, grant);
     if ("status" in to) {
       request.resume();

@@ -72,3 +72,34 @@ export type LiveBoard = {
 
 /** relay → board socket, text. */
 export type BoardFrame = { type: "board"; board: LiveBoard };
+
+/** A workspace folder pier lists (live-api.ts WORKSPACES_API_PATHS). */
+export type WorkspaceInfo = {
+  /** Absolute. */
+  path: string;
+  /** Its folder name. */
+  name: string;
+  /** Last time an agent was started there or it was added (0: never). */
+  lastUsedAt: number;
+  /** Given with --cwd this run (cannot be removed from the list while pier runs). */
+  given: boolean;
+};
+
+export const WORKSPACES_API_PATHS = {
+  /** GET: { workspaces: WorkspaceInfo[] } (drivers and board viewers). POST {path}: add one (drivers). */
+  list: "/api/workspaces",
+  /** POST {path}: take it off the list; its files are never touched (drivers). */
+  remove: "/api/workspaces/remove",
+  /** GET ?path=: the folders inside `path` (default: the home folder), for the folder chooser (drivers only). */
+  folders: "/api/folders",
+} as const;
+
+/** The folder chooser's view of one folder. */
+export type FolderListing = {
+  path: string;
+  /** null at the file system's root. */
+  parent: string | null;
+  folders: { name: string; path: string; hidden: boolean; repository: boolean }[];
+  /** More folders than were listed (the listing is capped). */
+  truncated: boolean;
+};

@@ -3,13 +3,12 @@
 // Caps how many pi children run at once, and tells the board of changes
 // (coalesced: a streaming session changes state often, the board needs it
 // within a quarter of a second, not per record).
-import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { DemoInfo, LiveCard } from "@pier/protocol";
 import type { AccessLinks, Grant } from "../access-links.ts";
 import type { PiLaunch } from "../pi-process.ts";
 import { withoutSessionSelectors } from "../sessions/session-args.ts";
+import { checkFolder } from "./folder-check.ts";
 import { LiveSession } from "./live-session.ts";
 
 /** Pi children that may run at once unless pier is told otherwise (--max-agents): a laptop's worth. */
@@ -29,6 +28,8 @@ export type LiveSessionsOptions = {
   heartbeatMs?: number;
   links: AccessLinks;
   maxRunning: number;
+  /** A new live session started in `cwd` (the workspace list remembers it). */
+  onStarted?: (cwd: string) => Promise<void>;
   /** The board changed (called at most every BOARD_COALESCE_MS). */
   onBoardChange: () => void;
   log: (line: string) => void;
@@ -80,9 +81,9 @@ export class LiveSessions {
   async start(cwdInput: unknown): Promise<LiveSession | StartRefusal> {
     if (typeof cwdInput !== "string" || cwdInput.trim() === "") return { status: 400, code: "bad_request", message: "say which folder the new agent works in (an absolute path)" };
     if (cwdInput.includes("\0")) return { status: 400, code: "bad_request", message: "a folder path cannot contain a NUL character" };
-    const cwd = resolve(cwdInput);
-    const folder = await folderCheck(cwd);
-    if (folder !== null) return { status: 400, code: "not_a_folder", message: folder };
+    const folder = await checkFolder(resolve(cwdInput));
+    if (!folder.ok) return { status: 400, code: "not_a_folder", message: folder.message };
+    const cwd = folder.path;
     if (this.running >= this.maxRunning) return this.#full();
     if (this.#sessions.size >= MAX_SESSIONS) {
       return { status: 503, code: "too_many_sessions", message: `pier keeps at most ${MAX_SESSIONS} live sessions: archive some on the board first` };
@@ -90,6 +91,7 @@ export class LiveSessions {
     const base = this.#options.launch;
     const session = await this.#create({ ...base, cwd, args: withoutSessionSelectors(base.args) }, null);
     session.start();
+    await this.#options.onStarted?.(cwd);
     this.#options.log(`started a live session in ${cwd} (${session.id})`);
     return session;
   }
@@ -204,19 +206,4 @@ export class LiveSessions {
 
 function notFound(id: string): StartRefusal {
   return { status: 404, code: "not_found", message: `there is no live session ${JSON.stringify(id)} (it may have been archived)` };
-}
-
-/** Why `path` cannot be a workspace, or null when it is a folder pier can list. */
-async function folderCheck(path: string): Promise<string | null> {
-  try {
-    const info = await stat(path);
-    if (!info.isDirectory()) return `${path} is a file, not a folder`;
-    await access(path, constants.R_OK | constants.X_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return `${path} does not exist`;
-    if (code === "EACCES" || code === "EPERM") return `${path} cannot be read (permission denied)`;
-    return `${path} cannot be opened (${code ?? "unknown error"})`;
-  }
-  return null;
 }

@@ -7,7 +7,9 @@
 // a group of its own, is taken down by its group too.
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
@@ -71,9 +73,11 @@ function childPidsOf(pid: number): number[] {
 
 export async function startPier(args: string[], options: StartPierOptions = {}): Promise<RunningPier> {
   // `pier replay` starts no pi: it takes no pi option.
+  // pier remembers recent workspaces in its XDG state folder: a test's pier gets its own, never the user's.
+  const env = options.env ?? process.env;
   const child = spawn(process.execPath, [options.bin ?? PIER_BIN, ...(args[0] === "replay" ? args : withPiUnderTest(args))], {
     cwd: options.cwd ?? process.cwd(),
-    env: options.env ?? process.env,
+    env: env["XDG_STATE_HOME"] ? env : { ...env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "pier-state-")) },
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });

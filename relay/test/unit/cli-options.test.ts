@@ -24,6 +24,13 @@ describe("parseCliOptions", () => {
     });
   });
 
+  it("takes --cwd more than once: the first is where pi starts, the others are listed workspaces; --max-agents caps pi children", () => {
+    const options = parseCliOptions(["--cwd", "a", "--cwd", "/abs/b", "--cwd", "a/", "--max-agents", "3"], "/base");
+    expect(options).toMatchObject({ cwd: "/base/a", moreWorkspaces: ["/abs/b"], maxAgents: 3 });
+    expect(parseCliOptions([], "/base")).toMatchObject({ moreWorkspaces: [], maxAgents: 8 });
+    expect(() => parseCliOptions(["--max-agents", "0"], "/base")).toThrow(/--max-agents must be between 1 and 64/);
+  });
+
   it.each([
     [["--port", "http"], /--port takes a whole number/],
     [["--port", "70000"], /--port must be between/],
