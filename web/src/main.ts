@@ -3,6 +3,7 @@ import App from "./App.svelte";
 import "./app.css";
 import { connection } from "./lib/app-context.svelte.ts";
 import { replaySession } from "./lib/replay/replay-session.svelte.ts";
+import { startSettings } from "./lib/settings/settings-store.svelte.ts";
 
 /** How long a page waits for the inspector's store before it applies what it receives anyway. */
 const INSPECTOR_WAIT_MS = 3000;
@@ -12,6 +13,8 @@ if (target === null) throw new Error("#app is missing from index.html");
 
 // Fetched while the app mounts, not after (see connectLive).
 const inspectorStore = import("./lib/inspector/inspector-store.svelte.ts").catch((error: unknown) => console.error("the protocol inspector did not load", error));
+// The chosen colour scheme before the first paint (a dark page must not flash light).
+startSettings();
 mount(App, { target });
 void start();
 

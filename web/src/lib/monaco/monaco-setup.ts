@@ -1,6 +1,6 @@
 // Loaded only through load-monaco.ts (dynamic import): Monaco itself, its web
 // workers bundled the Vite way, and Pier's themes, which follow the app's
-// light/dark tokens from app.css and switch with prefers-color-scheme.
+// light/dark tokens from app.css and switch with the page's scheme (lib/settings/color-scheme.ts).
 
 import * as monaco from "monaco-editor";
 import EditorWorker from "monaco-editor/editor/editor.worker.js?worker";
@@ -10,6 +10,7 @@ import CssWorker from "monaco-editor/language/css/css.worker.js?worker";
 import HtmlWorker from "monaco-editor/language/html/html.worker.js?worker";
 import { DARK_BRACKETS, DARK_SURFACES, DARK_SYNTAX, LIGHT_BRACKETS, LIGHT_SURFACES, LIGHT_SYNTAX, type EditorSurfaces } from "./editor-palette.ts";
 import { PIER_THEME_DARK, PIER_THEME_LIGHT } from "./load-monaco.ts";
+import { isDarkScheme, onSchemeChange } from "../settings/color-scheme.ts";
 
 declare global {
   interface Window {
@@ -60,13 +61,12 @@ export function setupMonaco(): typeof monaco {
   });
 
   defineThemes();
-  const scheme = matchMedia("(prefers-color-scheme: dark)");
   const apply = () => {
     defineThemes();
-    monaco.editor.setTheme(scheme.matches ? PIER_THEME_DARK : PIER_THEME_LIGHT);
+    monaco.editor.setTheme(isDarkScheme() ? PIER_THEME_DARK : PIER_THEME_LIGHT);
   };
   apply();
-  scheme.addEventListener("change", apply);
+  onSchemeChange(apply);
   return monaco;
 }
 
@@ -83,7 +83,7 @@ function token(name: string, fallback: string): string {
 function defineThemes(): void {
   // The custom properties resolve for the active scheme only, so each theme
   // is defined from them while that scheme is active and from fixed values otherwise.
-  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  const dark = isDarkScheme();
   const fallback = dark ? DARK_SURFACES : LIGHT_SURFACES;
   const live: EditorSurfaces = {
     bg: token("--bg-elev", fallback.bg),
