@@ -7,6 +7,7 @@ import { SESSIONS_API_PATHS, SESSIONS_LIMITS, type SessionListItem, type Session
 import { connection, fillPrompt } from "../app-context.svelte.ts";
 import { failureText } from "../controls/controls.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
+import { livePath } from "../live/live-base.ts";
 import { userEntryIdFor } from "../session/entry-index.ts";
 import { treeFromEntries, type SessionTreeNode } from "./session-tree.ts";
 import { copyName, type CopyKind } from "./copy-name.ts";
@@ -243,14 +244,14 @@ export class SessionsStore {
     const response = await this.conn.call({ type: "export_html", outputPath: `${exportDir}/${name}` });
     const error = failureText(response);
     if (error !== null) return failed(`Not exported: ${error}`);
-    download(`${SESSIONS_API_PATHS.exportPrefix}${name}?name=${encodeURIComponent(this.#downloadName())}`);
+    download(`${livePath(SESSIONS_API_PATHS.exportPrefix)}${name}?name=${encodeURIComponent(this.#downloadName())}`);
     return ok("Exported: the HTML file is downloading.");
   }
 
   /** The session's own JSONL file (the current one when no path is given). */
   downloadJsonl(path: string | null = this.conn.session.sessionFile, name: string | null = null): Outcome {
     if (!path) return failed("Nothing to download: pi writes the session file after its first answer.");
-    download(`${SESSIONS_API_PATHS.download}?path=${encodeURIComponent(path)}&name=${encodeURIComponent(name ?? this.#downloadName())}`);
+    download(`${livePath(SESSIONS_API_PATHS.download)}?path=${encodeURIComponent(path)}&name=${encodeURIComponent(name ?? this.#downloadName())}`);
     return ok(null);
   }
 
@@ -261,7 +262,8 @@ export class SessionsStore {
 }
 
 async function fetchSessions(offset: number, limit: number, q: string): Promise<SessionListResponse | { error: string }> {
-  const url = `${SESSIONS_API_PATHS.list}?offset=${offset}&limit=${limit}${q ? `&q=${encodeURIComponent(q)}` : ""}`;
+  // Under this page's live session (`/live/<id>/api/…`): its own saved sessions, not the default one's.
+  const url = `${livePath(SESSIONS_API_PATHS.list)}?offset=${offset}&limit=${limit}${q ? `&q=${encodeURIComponent(q)}` : ""}`;
   try {
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
     const body = (await response.json()) as SessionListResponse | { error?: { message?: string } };

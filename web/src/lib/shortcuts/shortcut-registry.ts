@@ -24,6 +24,11 @@ function modLetter(event: KeyLike, letter: string): boolean {
   return (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === letter;
 }
 
+/** Alt with the key at `code` (the physical key), nothing else held. */
+function altCode(event: KeyLike, code: string): boolean {
+  return event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.code === code && !event.repeat && !event.isComposing;
+}
+
 const noModifiers = (event: KeyLike) => !event.altKey && !event.ctrlKey && !event.metaKey;
 
 const DEFINITIONS = [
@@ -84,6 +89,21 @@ const DEFINITIONS = [
     does: "Save the file open in the editor",
     scope: "Anywhere",
     matches: (event: KeyLike) => modLetter(event, "s"),
+  },
+  {
+    id: "board",
+    keys: [["Alt", "A"]],
+    does: "Open or close the board of agents",
+    scope: "Anywhere",
+    // By physical key, like Alt+M: on a Mac Alt+A types "å".
+    matches: (event: KeyLike) => altCode(event, "KeyA"),
+  },
+  {
+    id: "next-needs-you",
+    keys: [["Alt", "N"]],
+    does: "Go to the next agent that needs you",
+    scope: "Anywhere",
+    matches: (event: KeyLike) => altCode(event, "KeyN"),
   },
   {
     id: "send",
