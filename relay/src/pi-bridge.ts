@@ -104,6 +104,11 @@ export class PiBridge {
     pi.on("drain", () => this.#unblockStdin());
   }
 
+  /** The relay asks pi a read for itself (read-routing.ts ask); null when pi is not running or went away. */
+  askPi(type: string): Promise<Buffer | null> {
+    return this.#pi.running ? this.#reads.ask(type) : Promise.resolve(null);
+  }
+
   /** pi's last stderr lines (redacted), newest last. */
   stderrTail(count: number): string[] {
     return this.#recentStderr.slice(-count);

@@ -14,16 +14,36 @@ import { ResponseRouter } from "./response-router.ts";
 
 export type ReadFrame = { line: Buffer; type: string; id?: string; command: Readonly<Record<string, unknown>> };
 
+/** The relay itself asking pi something (live-session.ts: which session file pi has open): its answer reaches no browser. */
+class RelayRead {
+  readonly #parts: Buffer[] = [];
+  readonly done: (line: Buffer | null) => void;
+  constructor(done: (line: Buffer | null) => void) {
+    this.done = done;
+  }
+  take(bytes: Buffer, end: boolean): void {
+    this.#parts.push(Buffer.from(bytes));
+    if (end) this.done(Buffer.concat(this.#parts));
+  }
+}
+
+type Owner = BrowserClient | RelayRead;
+
 export class ReadRouting {
-  readonly #router: ResponseRouter<BrowserClient>;
+  readonly #router: ResponseRouter<Owner>;
   readonly #gate: ReadGate<BrowserClient>;
+  readonly #write: (line: Buffer) => void;
+  /** The relay's own reads waiting for pi, so a child that goes away ends them (with null). */
+  readonly #relayReads = new Set<RelayRead>();
+  #relaySeq = 0;
 
   /** `write` hands a read's line to pi's stdin (with the bridge's backpressure). */
   constructor(hub: BrowserHub, write: (line: Buffer) => void) {
-    this.#router = new ResponseRouter<BrowserClient>({
+    this.#write = write;
+    this.#router = new ResponseRouter<Owner>({
       shared: (bytes) => hub.writeStdout(bytes),
-      routed: (owner, bytes) => hub.writePrivate(owner, bytes),
-      answered: (_owner, id) => this.#gate.answered(id),
+      routed: (owner, bytes, end) => (owner instanceof RelayRead ? owner.take(bytes, end) : hub.writePrivate(owner, bytes)),
+      answered: (owner, id) => (owner instanceof RelayRead ? this.#relayReads.delete(owner) : this.#gate.answered(id)),
     });
     this.#gate = new ReadGate<BrowserClient>({
       send: (read: Read<BrowserClient>) => {
@@ -46,6 +66,23 @@ export class ReadRouting {
     if (state === "running") return;
     this.#router.reset();
     this.#gate.reset();
+    for (const read of this.#relayReads) read.done(null);
+    this.#relayReads.clear();
+  }
+
+  /**
+   * The relay asks pi a read-only `type` (get_state…) for itself: the answer
+   * line (its bytes) or null when pi went away first. No browser sees the
+   * command or the answer.
+   */
+  ask(type: string): Promise<Buffer | null> {
+    return new Promise((resolve) => {
+      const id = `pier-relay-${++this.#relaySeq}`;
+      const read = new RelayRead(resolve);
+      this.#relayReads.add(read);
+      this.#router.expect(id, type, read);
+      this.#write(Buffer.from(JSON.stringify({ id, type })));
+    });
   }
 
   /** A read-only command from `client` (its role already checked): to pi now, later, or refused. */

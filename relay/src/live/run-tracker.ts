@@ -12,6 +12,8 @@ import type { ChildStatus, LiveRunState } from "@pier/protocol";
 /** Lines longer than this are classified by their type only (not parsed). */
 const MAX_PARSED_LINE = 256 * 1024;
 const LF = 0x0a;
+/** Enough of a line's start for its type, or a response's id and command (ids are short: MAX_COMMAND_ID_LENGTH). */
+const HEAD_BYTES = 200;
 /** pi writes each event as JSON.stringify({ type, … }): the type comes first. */
 const TYPE_PREFIX = '{"type":"';
 const SKIPPED = ['{"type":"message_update"', '{"type":"tool_execution_update"'];
@@ -37,6 +39,9 @@ export type RunSummary = {
   lastActivityAt: number;
 };
 
+const PROMPT_RESPONSE = /"type":"response","command":"prompt"/;
+/** Responses after which pi may have another session file open. */
+const SESSION_COMMANDS = /"type":"response","command":"(new_session|switch_session|fork|clone)"/;
 const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 
 export class RunTracker {
@@ -54,6 +59,8 @@ export class RunTracker {
   /** An abort was sent during the current run (pi 0.87.1's agent_settled does not say it was aborted). */
   #abortSent = false;
   #runError: string | null = null;
+  /** Prompts sent that pi has not answered yet (it may still be starting): the session is not idle meanwhile. */
+  #promptsUnanswered = 0;
   /** The start of the line being read (up to MAX_PARSED_LINE bytes), or null once it is known to be skipped or too long. */
   #line: Buffer[] | null = [];
   #lineBytes = 0;
@@ -61,9 +68,13 @@ export class RunTracker {
   #head = "";
   readonly #now: () => number;
   readonly #onChange: () => void;
+  readonly #onSessionMoved: () => void;
 
-  constructor(onChange: () => void, now: () => number = Date.now) {
+  /** `onSessionMoved`: pi may have another session file open now (a run settled, or a session command was answered). */
+  constructor(onChange: () => void, options: { now?: () => number; onSessionMoved?: () => void } = {}) {
     this.#onChange = onChange;
+    this.#onSessionMoved = options.onSessionMoved ?? (() => {});
+    const now = options.now ?? Date.now;
     this.#now = now;
     this.#since = now();
     this.#lastActivityAt = this.#since;
@@ -84,8 +95,14 @@ export class RunTracker {
     };
   }
 
+  /** Something is under way that the state alone may not show yet (a prompt pi has not answered). */
+  get busy(): boolean {
+    return this.#promptsUnanswered > 0 || this.#state === "working" || this.#state === "starting" || this.#dialogs.size > 0;
+  }
+
   /** pi's child changed state. */
   child(status: ChildStatus): void {
+    if (status.state !== "running") this.#promptsUnanswered = 0;
     if (status.state === "starting") {
       this.#dialogs.clear();
       this.#tool = null;
@@ -106,6 +123,8 @@ export class RunTracker {
 
   /** A command a browser sent to pi (its type and record), for what the stream alone does not say. */
   command(type: string, command: Readonly<Record<string, unknown>>): void {
+    this.#activity();
+    if (type === "prompt") this.#promptsUnanswered++;
     if (type === "abort" && this.#state === "working") this.#abortSent = true;
     if (type === "prompt" && this.#firstPrompt === null && typeof command["message"] === "string") {
       const first = command["message"].trim().split("\n")[0]!.slice(0, 120);
@@ -128,7 +147,7 @@ export class RunTracker {
 
   #take(bytes: Buffer): void {
     if (this.#line === null || bytes.length === 0) return;
-    if (this.#head.length < 64) this.#head += bytes.subarray(0, 64 - this.#head.length).toString("latin1");
+    if (this.#head.length < HEAD_BYTES) this.#head += bytes.subarray(0, HEAD_BYTES - this.#head.length).toString("latin1");
     if (this.#head.length >= 40 && SKIPPED.some((prefix) => this.#head.startsWith(prefix))) {
       this.#line = null;
       return;
@@ -148,6 +167,12 @@ export class RunTracker {
     this.#lineBytes = 0;
     this.#head = "";
     if (SKIPPED.some((prefix) => head.startsWith(prefix))) return this.#activity();
+    // A response: pi writes {"id":…,"type":"response","command":…}; only those that change the session file matter here.
+    if (head.startsWith('{"id":')) {
+      if (SESSION_COMMANDS.test(head)) this.#onSessionMoved();
+      if (PROMPT_RESPONSE.test(head) && this.#promptsUnanswered > 0) this.#promptsUnanswered--;
+      return;
+    }
     if (!head.startsWith(TYPE_PREFIX)) return;
     const type = head.slice(TYPE_PREFIX.length, head.indexOf('"', TYPE_PREFIX.length));
     if (parts === null) return this.#record(type, null);
@@ -183,6 +208,7 @@ export class RunTracker {
         this.#tool = null;
         const aborted = record?.["aborted"] === true || this.#abortSent;
         this.#error = aborted ? null : this.#runError;
+        this.#onSessionMoved();
         return this.#set(aborted ? "stopped" : this.#runError !== null ? "failed" : "done");
       }
       case "session_info_changed":

@@ -7,7 +7,7 @@ const line = (record: unknown) => Buffer.from(`${JSON.stringify(record)}\n`);
 function tracker() {
   let now = 1_000;
   let changes = 0;
-  const run = new RunTracker(() => changes++, () => now);
+  const run = new RunTracker(() => changes++, { now: () => now });
   run.child({ state: "running", epoch: 1, pid: 42, startedAt: now });
   return { run, tick: (ms: number) => (now += ms), changes: () => changes };
 }
