@@ -24,6 +24,8 @@ Options:
   --no-demo-fallback   never fall back to the demo model when pi has no usable model
   --new-session        start a new session instead of continuing the workspace's most recent one
   --session FILE       open this session file (a .jsonl in pi's session folder)
+  --worktrees DIR      where agents' git worktrees go: DIR/<repository>/<branch>
+                       (default: beside the repository, <repository>.worktrees/<branch>)
   --open               open the URL in your default browser
   --pi PATH            run this pi CLI instead of the bundled pi 0.87.1
                        (a .js file runs with this Node; anything else is executed)
@@ -47,6 +49,8 @@ export type CliOptions = {
   cwd: string;
   /** The folders of further --cwd options (listed on the board for new agents). */
   moreWorkspaces: string[];
+  /** --worktrees: where agents' worktrees go; null: beside each repository. */
+  worktreesDir: string | null;
   port: number;
   host: string;
   demo: boolean;
@@ -78,6 +82,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
       strict: true,
       options: {
         cwd: { type: "string", multiple: true },
+        worktrees: { type: "string" },
         port: { type: "string" },
         host: { type: "string" },
         demo: { type: "boolean" },
@@ -106,6 +111,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
   return {
     cwd: resolve(baseDir, values.cwd?.[0] ?? "."),
     moreWorkspaces: moreWorkspaces(values.cwd ?? [], baseDir),
+    worktreesDir: values.worktrees !== undefined ? resolve(baseDir, nonEmpty(values.worktrees, "--worktrees needs a folder")) : null,
     port: parseInteger(values.port ?? "0", "--port", 0, 65535),
     host,
     demo: values.demo ?? false,
@@ -141,6 +147,11 @@ function sessionChoice(newSession: boolean, file: string | undefined, piArgs: re
     return { kind: "file", path: resolve(baseDir, file) };
   }
   return newSession ? { kind: "new" } : { kind: "resume" };
+}
+
+function nonEmpty(text: string, message: string): string {
+  if (text.trim() === "") throw new CliError(message);
+  return text;
 }
 
 function parseInteger(text: string, name: string, min: number, max: number): number {

@@ -97,6 +97,7 @@ async function run(options: CliOptions): Promise<void> {
       heartbeatMs: options.heartbeatMs,
       maxRunning: options.maxAgents,
       workspaces: options.moreWorkspaces,
+      worktreesDir: options.worktreesDir,
       explicitSessionFile: options.session.kind === "file" ? options.session.path : null,
       log,
     });

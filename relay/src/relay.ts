@@ -22,6 +22,8 @@ import { DEFAULT_MAX_RUNNING, LiveSessions } from "./live/live-sessions.ts";
 import { pierStateDir } from "./live/state-dir.ts";
 import { WorkspaceList } from "./live/workspace-list.ts";
 import { handleWorkspacesApi } from "./live/workspaces-api.ts";
+import { Worktrees } from "./live/worktrees.ts";
+import { handleWorktreesApi } from "./live/worktrees-api.ts";
 import type { PiLaunch, PiProcess } from "./pi-process.ts";
 import { sendText, serveStatic } from "./static-files.ts";
 import { sendApiError } from "./workspace/json-http.ts";
@@ -42,6 +44,8 @@ export type RelayOptions = {
   explicitSessionFile?: string | null;
   /** More workspace folders given with --cwd (listed for new agents; pi starts in launch.cwd only). */
   workspaces?: string[];
+  /** Where agents' git worktrees go (--worktrees); null or absent: beside each repository. */
+  worktreesDir?: string | null;
   /** Where pier remembers recent workspaces (default: state-dir.ts). */
   stateDir?: string;
   /** Pi children that may run at once (default: DEFAULT_MAX_RUNNING). */
@@ -90,6 +94,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log: options.log,
   });
   const primary = await live.createPrimary();
+  const worktrees = new Worktrees(options.worktreesDir ?? null);
   board = new BoardSockets(links, live);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   const connections = new ConnectionLimits();
@@ -126,6 +131,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       request.resume();
       return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files, or start and stop agents.");
     }
+    if (await handleWorktreesApi(worktrees, live, request, response, url, grant)) return;
     if (await handleLiveApi(live, request, response, url, grant)) return;
     if (await handleWorkspacesApi(workspaces, request, response, url, grant)) return;
     const to = target(url.pathname, grant);

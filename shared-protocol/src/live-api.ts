@@ -9,7 +9,10 @@
 import type { ChildStatus } from "./relay-frames.ts";
 
 export const LIVE_API_PATHS = {
-  /** GET: the board (LiveBoard). POST {cwd}: start a new live session there (drivers). */
+  /**
+   * GET: the board (LiveBoard). POST {cwd, force?}: start a new live session there (drivers);
+   * 409 `folder_busy` (with `sessions`: their ids) when an agent already runs in that folder, unless force is true.
+   */
   sessions: "/api/live",
   /** POST {id}: stop that session's pi (drivers). */
   stop: "/api/live/stop",
@@ -25,6 +28,16 @@ export const LIVE_API_PATHS = {
   answer: "/api/live/answer",
   /** WebSocket: a `board` text frame with every card whenever one changes. */
   boardSocket: "/api/live/board",
+  /** POST {workspace, branch, force?}: a new branch and git worktree from the workspace's HEAD, and an agent in it (drivers). 201 {card}. */
+  worktree: "/api/live/worktree",
+  /** GET ?id=: the worktree's changes against its base (LiveDiff; drivers, and viewers who may see that session). */
+  diff: "/api/live/diff",
+  /** GET ?id=&path=: one file's base and current text (LiveDiffText), for a side-by-side diff. */
+  diffFile: "/api/live/diff/file",
+  /** POST {id, mode: "ff" | "merge"}: commit the worktree's work and merge its branch into the base branch (drivers). 200 LiveMergeDone; 409 with `conflicts` on a conflict. */
+  merge: "/api/live/merge",
+  /** POST {id, confirm?}: without confirm, what would be lost (LiveDiscardPreview); with it, stop the agent and remove its worktree and branch (drivers). */
+  discard: "/api/live/discard",
 } as const;
 
 /** The path prefix of a live session's routes. */
@@ -60,6 +73,73 @@ export type LiveCard = {
   stderrTail: string[];
   browsers: number;
   createdAt: number;
+  /** The git worktree pier made for this agent (POST worktree), else null. */
+  worktree: LiveWorktree | null;
+};
+
+/** An agent's own branch and worktree, made from a workspace's HEAD. */
+export type LiveWorktree = {
+  branch: string;
+  /** What it was made from: the workspace's branch then (null: a detached HEAD, nothing to merge into) and its commit. */
+  base: { branch: string | null; commit: string };
+  /** The worktree's folder (absolute). */
+  path: string;
+};
+
+export type LiveDiffStatus = "added" | "modified" | "deleted" | "renamed";
+
+export type LiveDiffEntry = {
+  path: string;
+  /** The old path of a renamed file. */
+  from?: string;
+  status: LiveDiffStatus;
+  /** Lines added and removed; null for a binary file. */
+  added: number | null;
+  deleted: number | null;
+  binary: boolean;
+  /** Not yet known to git (a new file the agent has not added). */
+  untracked: boolean;
+};
+
+/** A worktree's changes (committed, staged, unstaged and untracked) against the merge-base with its base. */
+export type LiveDiff = {
+  id: string;
+  worktree: LiveWorktree;
+  /** The commit the changes are counted from. */
+  mergeBase: string;
+  files: LiveDiffEntry[];
+  totals: { files: number; added: number; deleted: number };
+  /** More files changed than are listed. */
+  truncated: boolean;
+};
+
+/** One side of a file: its text, or why there is none. */
+export type LiveFileText = { content: string; reason: null } | { content: null; reason: "absent" | "binary" | "too_large" };
+
+/** GET diffFile: what a side-by-side diff shows. */
+export type LiveDiffText = { id: string; path: string; from?: string; base: LiveFileText; current: LiveFileText };
+
+/** 200 of POST merge. */
+export type LiveMergeDone = {
+  mode: "ff" | "merge";
+  /** The base branch and its new head. */
+  into: string;
+  head: string;
+  /** The commit made of the worktree's uncommitted work first (null: there was none). */
+  committed: string | null;
+};
+
+/** A file both sides changed: each side's text, so a person can see the clash. Sent with 409 `conflict`. */
+export type LiveMergeConflict = { path: string; base: LiveFileText; worktree: LiveFileText };
+
+/** Without confirm, POST discard answers what removing the worktree would lose. */
+export type LiveDiscardPreview = {
+  /** Uncommitted paths (untracked included). */
+  uncommitted: string[];
+  /** Commits on the branch that the base branch does not have (newest first, capped). */
+  unmerged: { commit: string; subject: string }[];
+  /** The worktree's folder is gone (deleted behind pier's back): discarding only cleans git's records. */
+  missing: boolean;
 };
 
 export type LiveBoard = {

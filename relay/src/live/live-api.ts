@@ -3,11 +3,14 @@
 // it. Viewers may read the board (a session-scoped viewer sees its own card
 // only); everything else needs a driver. A refusal is a JSON error with a
 // sentence, never a crash.
+import { realpath } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { resolve } from "node:path";
 import { LIVE_API_PATHS, MAX_COMMAND_BYTES, type LiveBoard } from "@pier/protocol";
 import type { Grant } from "../access-links.ts";
 import { readJsonObject, sendJson } from "../workspace/json-http.ts";
 import { WorkspaceError } from "../workspace/workspace-error.ts";
+import { checkFolder } from "./folder-check.ts";
 import type { LiveSessions, StartRefusal } from "./live-sessions.ts";
 
 const MAX_BODY = 16 * 1024;
@@ -67,6 +70,12 @@ export async function handleLiveApi(sessions: LiveSessions, request: IncomingMes
     return true;
   }
   if (path === LIVE_API_PATHS.sessions) {
+    // Past the cap, start() says so; below it, a folder another agent works in is only shared when asked for.
+    const busy = body["force"] === true || sessions.running >= sessions.maxRunning ? null : await agentsAlreadyIn(sessions, body["cwd"]);
+    if (busy !== null) {
+      sendJson(response, 409, { error: { code: "folder_busy", message: busy.message }, sessions: busy.ids });
+      return true;
+    }
     const started = await sessions.start(body["cwd"]);
     if (isRefusal(started)) sendError(response, started.status, started.code, started.message);
     else sendJson(response, 201, { card: sessions.card(started.id) });
@@ -81,6 +90,26 @@ export async function handleLiveApi(sessions: LiveSessions, request: IncomingMes
   if (isRefusal(done)) sendError(response, done.status, done.code, done.message);
   else sendJson(response, 200, { card: sessions.card(id) });
   return true;
+}
+
+/**
+ * The live sessions whose pi runs (or starts) in `cwd` already, with a
+ * warning sentence: two agents in one folder edit the same files. Null when
+ * there are none (or `cwd` is not a folder: start() says why).
+ */
+async function agentsAlreadyIn(sessions: LiveSessions, cwd: unknown): Promise<{ ids: string[]; message: string } | null> {
+  if (typeof cwd !== "string" || cwd.trim() === "" || cwd.includes("\0")) return null;
+  const folder = await checkFolder(resolve(cwd));
+  if (!folder.ok) return null;
+  const ids: string[] = [];
+  for (const card of sessions.cards()) {
+    if (card.child === "exited") continue;
+    const theirs = await realpath(card.cwd).catch(() => card.cwd);
+    if (theirs === folder.path) ids.push(card.id);
+  }
+  if (ids.length === 0) return null;
+  const who = ids.length === 1 ? `an agent (live session ${ids[0]}) already works` : `${ids.length} agents (live sessions ${ids.join(", ")}) already work`;
+  return { ids, message: `${who} in ${folder.path}: two agents in one folder edit the same files. Start it anyway with force: true, or give the new agent a branch and worktree of its own` };
 }
 
 function badRequest(message: string): StartRefusal {

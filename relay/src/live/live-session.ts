@@ -4,7 +4,7 @@
 // the relay routes each browser's socket and HTTP requests to one of them.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WebSocket } from "ws";
-import type { DemoInfo, WorkspaceTrustInfo } from "@pier/protocol";
+import type { DemoInfo, LiveWorktree, WorkspaceTrustInfo } from "@pier/protocol";
 import type { AccessLinks, Grant } from "../access-links.ts";
 import { PiBridge } from "../pi-bridge.ts";
 import { PiProcess, type PiLaunch } from "../pi-process.ts";
@@ -39,6 +39,8 @@ export class LiveSession {
   readonly createdAt = Date.now();
   /** The branch checked out in `cwd` (git-branch.ts), kept up to date by the git watcher. */
   branch: string | null = null;
+  /** The git worktree pier made for this agent (worktrees-api.ts), for its card. */
+  #worktree: LiveWorktree | null = null;
   readonly pi: PiProcess;
   readonly bridge: PiBridge;
   readonly sessions: SessionService;
@@ -138,6 +140,16 @@ export class LiveSession {
     void this.#watcher.start();
     void this.#gitWatcher.refresh();
     this.#trust.watch();
+  }
+
+  get worktree(): LiveWorktree | null {
+    return this.#worktree;
+  }
+
+  /** This agent works on a worktree pier made for it: its card says so. */
+  setWorktree(worktree: LiveWorktree): void {
+    this.#worktree = worktree;
+    this.#onSummaryChange?.();
   }
 
   /** What the board shows of this session's runs. */

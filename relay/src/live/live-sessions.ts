@@ -166,6 +166,7 @@ export class LiveSessions {
       stderrTail: failed ? session.bridge.stderrTail(STDERR_TAIL) : [],
       browsers: session.browsers,
       createdAt: session.createdAt,
+      worktree: session.worktree,
     };
   }
 

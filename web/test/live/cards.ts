@@ -19,6 +19,7 @@ export function card(fields: Partial<LiveCard> & { id: string }): LiveCard {
     stderrTail: [],
     browsers: 0,
     createdAt: 500,
+    worktree: null,
     ...fields,
   };
 }
