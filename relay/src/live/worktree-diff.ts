@@ -117,6 +117,15 @@ export async function worktreeFileText(id: string, record: WorktreeRecord, pathI
   const names = await runGit(record.path, [...READ_ONLY, "diff", ...DIFF_FLAGS, "--name-status", "-z", base, "--"], run);
   const entry = names.ok ? parseNameStatusZ(names.stdout.toString("utf8")).find((item) => item.path === path) : undefined;
   const from = entry?.status === "renamed" ? entry.from : undefined;
+  // The old name is read too: a secret renamed to an innocent name stays closed to a viewer.
+  if (run.viewer && from !== undefined) {
+    try {
+      await checkViewerMayRead(rootReal, from);
+    } catch (error) {
+      if (error instanceof WorkspaceError) return refusal(403, error.code, error.message);
+      throw error;
+    }
+  }
   const baseText = await blobText(record.path, `${base}:${from ?? path}`, run);
   const current = entry?.status === "deleted" ? absent() : await currentText(paths, path, run.viewer);
   if ("status" in current) return current;

@@ -53,16 +53,22 @@ export async function handleWorktreesApi(worktrees: Worktrees, sessions: LiveSes
 
   const id = body["id"];
   if (typeof id !== "string" || id.length > 32) return answer(response, { status: 400, code: "bad_request", message: "say which live session (its id)" });
-  const record = worktrees.get(id);
-  if (record === undefined) return answer(response, notWorktree(id));
-  if (path === LIVE_API_PATHS.merge) {
-    const mode = body["mode"];
-    if (mode !== "ff" && mode !== "merge") return answer(response, { status: 400, code: "bad_request", message: 'say how to merge: mode "ff" (fast-forward only) or "merge" (a merge commit)' });
-    const merged = await mergeWorktree(record, mode);
-    return answer(response, isRefusal(merged) ? merged : { merged, card: sessions.card(id) });
+  const mode = body["mode"];
+  if (path === LIVE_API_PATHS.merge && mode !== "ff" && mode !== "merge") {
+    return answer(response, { status: 400, code: "bad_request", message: 'say how to merge: mode "ff" (fast-forward only) or "merge" (a merge commit)' });
   }
-  if (body["confirm"] !== true) return answer(response, { preview: await discardPreview(record) });
-  return answer(response, await discard(worktrees, sessions, id, record));
+  // One merge or discard of a worktree at a time; the record is looked up in turn (a discard before may have removed it).
+  const result = await worktrees.exclusive(id, async () => {
+    const record = worktrees.get(id);
+    if (record === undefined) return notWorktree(id);
+    if (path === LIVE_API_PATHS.merge) {
+      const merged = await mergeWorktree(record, mode as "ff" | "merge");
+      return isRefusal(merged) ? merged : { merged, card: sessions.card(id) };
+    }
+    if (body["confirm"] !== true) return { preview: await discardPreview(record) };
+    return discard(worktrees, sessions, id, record);
+  });
+  return answer(response, result);
 }
 
 /** A new branch and worktree, and an agent started in it; the worktree goes again if the agent cannot start. */

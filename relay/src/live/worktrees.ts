@@ -32,6 +32,7 @@ export class Worktrees {
   /** `--worktrees DIR`: where worktrees go instead of beside their repository (worktreeLocation). */
   readonly dir: string | null;
   readonly #records = new Map<string, WorktreeRecord>();
+  readonly #queues = new Map<string, Promise<void>>();
 
   constructor(dir: string | null) {
     this.dir = dir;
@@ -47,6 +48,25 @@ export class Worktrees {
 
   forget(id: string): void {
     this.#records.delete(id);
+  }
+
+  /**
+   * Runs `task` after any other merge or discard of the same worktree has
+   * finished: two browsers acting on one card at once take turns, and the
+   * second sees what the first did (a discarded worktree, a merged branch).
+   */
+  exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
+    const before = this.#queues.get(id) ?? Promise.resolve();
+    const run = before.then(task, task);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.#queues.set(id, settled);
+    void settled.then(() => {
+      if (this.#queues.get(id) === settled) this.#queues.delete(id);
+    });
+    return run;
   }
 }
 

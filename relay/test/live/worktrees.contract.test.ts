@@ -300,6 +300,27 @@ describe("agents on worktrees", () => {
     expect(git(repo, "branch", "--list", "agent/vanish")).toBe("");
   });
 
+  it("keeps a renamed secret from a viewer; two discards at once take turns (one removes, the other finds nothing)", async () => {
+    writeFileSync(join(repo, ".env"), "TOKEN=hunter2\n");
+    git(repo, "add", ".env");
+    git(repo, "commit", "-qm", "env");
+    const started = await create(repo, "agent/rename");
+    const { id, worktree } = started.json.card as LiveCard;
+    git(worktree!.path, "mv", ".env", "settings.txt");
+    const driver = await httpJson(pier, "GET", `${LIVE_API_PATHS.diffFile}?id=${id}&path=settings.txt`);
+    expect(driver.json).toMatchObject({ path: "settings.txt", from: ".env", base: { content: "TOKEN=hunter2\n" } });
+    const viewer = await exchangeToken(await makeLink(primary, "board"), pier.port);
+    const refused = await httpJson(pier, "GET", `${LIVE_API_PATHS.diffFile}?id=${id}&path=settings.txt`, { cookie: viewer });
+    expect(refused.status).toBe(403);
+    expect(refused.text).not.toContain("hunter2");
+
+    const both = await Promise.all([discard(id, true), discard(id, true)]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([200, 404]);
+    expect(existsSync(worktree!.path)).toBe(false);
+    git(repo, "rm", "-q", ".env");
+    git(repo, "commit", "-qm", "no env");
+  });
+
   it("warns before a second agent starts in a folder where one runs, unless forced", async () => {
     const folder = tempDir("pier-busy-");
     const first = await httpJson(pier, "POST", LIVE_API_PATHS.sessions, { body: { cwd: folder } });
