@@ -3,19 +3,24 @@
 // itself is workbench.svelte.ts (one per workspace, its parts beside it).
 
 import { connection } from "../app-context.svelte.ts";
+import { liveBase } from "../live/live-base.ts";
 import { WorkbenchStore, type OpenDiffOptions } from "./workbench.svelte.ts";
 
 export { WorkbenchStore } from "./workbench.svelte.ts";
 export type { DialogButton, DialogRequest, DiffDocument, DiskText, FileDocument, OpenDiffOptions, WorkbenchHost, WorkbenchOptions } from "./workbench.svelte.ts";
 export { MIN_CHAT_WIDTH } from "./workbench.svelte.ts";
 
-export const workbench = new WorkbenchStore({
-  notify: (level, title, message) => connection.notify(level, title, message),
-  canDrive: () => connection.room.canDrive,
-  onWorkspaceChanged: (listener) => connection.onWorkspaceChanged(listener),
-  // Tabs are kept per workspace folder; a recording played back has no files to open.
-  savedTabsKey: () => (connection.readOnly ? null : (connection.hello?.cwd ?? null)),
-});
+export const workbench = new WorkbenchStore(
+  {
+    notify: (level, title, message) => connection.notify(level, title, message),
+    canDrive: () => connection.room.canDrive,
+    onWorkspaceChanged: (listener) => connection.onWorkspaceChanged(listener),
+    // Tabs are kept per workspace folder; a recording played back has no files to open.
+    savedTabsKey: () => (connection.readOnly ? null : (connection.hello?.cwd ?? null)),
+  },
+  // The files of this page's live session (live-base.ts).
+  { apiBase: liveBase() },
+);
 
 /** Opens a workspace file in an editor tab. */
 export function openFile(path: string): void {
