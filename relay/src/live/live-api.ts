@@ -103,7 +103,9 @@ async function agentsAlreadyIn(sessions: LiveSessions, cwd: unknown): Promise<{ 
   if (!folder.ok) return null;
   const ids: string[] = [];
   for (const card of sessions.cards()) {
-    if (card.child === "exited") continue;
+    // A session whose pi sleeps (pier --idle-stop) wakes when used: it counts as running there.
+    const asleep = "asleep" in card && card.asleep === true;
+    if (card.child === "exited" && !asleep) continue;
     const theirs = await realpath(card.cwd).catch(() => card.cwd);
     if (theirs === folder.path) ids.push(card.id);
   }

@@ -7,7 +7,8 @@
 // branch. Only then is that commit put on the agent's branch (its
 // uncommitted work, "Work of agent on <branch>"), and the branch merged with
 // `git merge` (the repository's own hooks run, as for the person's own
-// merge). On a conflict nothing has changed anywhere; the answer names each
+// merge, in a repository pi trusts; elsewhere git runs guarded, hooks off).
+// On a conflict nothing has changed anywhere; the answer names each
 // conflicting file with both sides' text.
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -75,6 +76,8 @@ export async function mergeWorktree(record: WorktreeRecord, mode: MergeMode): Pr
   }
 
   // Nothing refused: put the work on the branch (only if the branch did not move meanwhile), then merge.
+  const baseNow = firstLine(await runGit(record.repo, ["rev-parse", "HEAD"], call));
+  if (baseNow !== baseTip) return refusal(409, "base_moved", `${into} moved while pier was checking the merge (a new commit in ${record.repo}): try again`);
   if (work !== head) {
     const moved = await runGit(record.repo, ["update-ref", "-m", "pier: work of agent", `refs/heads/${record.branch}`, work, head], call);
     if (!moved.ok) return refusal(409, "branch_moved", `${record.branch} changed while pier was merging it (the agent committed?): try again`);
@@ -88,6 +91,9 @@ export async function mergeWorktree(record: WorktreeRecord, mode: MergeMode): Pr
     { ...call, hooks: true },
   );
   if (!merged.ok) {
+    // A merge git stopped half-way (it conflicted after all: something changed under us) is taken back; the base is as it was.
+    const midMerge = await runGit(record.repo, ["rev-parse", "--verify", "--quiet", "MERGE_HEAD"], call);
+    if (midMerge.ok) await runGit(record.repo, ["merge", "--abort"], call);
     const kept = work !== head ? ` The agent's work is committed on ${record.branch} (${work.slice(0, 12)}); nothing is lost.` : "";
     return refusal(409, "merge_failed", `git did not merge: ${gitWords(merged)}.${kept}`);
   }
