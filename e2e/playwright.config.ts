@@ -24,12 +24,12 @@ export default defineConfig<PierOptions>({
     // pi 1.6.x must keep working beside it: the specs of what differs or is
     // newest (sessions; tools, where 1.6 adds durations and nested calls;
     // the inspector, which shows the wire itself: its pairing, runs, bytes;
-    // what pi does with a queue after an abort),
+    // what pi does with a queue after an abort, and with a dialog an extension withdraws),
     // but for their tests of the page alone (UI_ONLY in support/pier.ts).
     {
       name: "pi-1.6.0",
       use: { piVersion: "1.6.0" },
-      testMatch: ["sessions*.spec.ts", "tools.spec.ts", "chat.spec.ts", "inspector.spec.ts", "pi-newer.spec.ts", "queue-after-abort.spec.ts"],
+      testMatch: ["sessions*.spec.ts", "tools.spec.ts", "chat.spec.ts", "inspector.spec.ts", "pi-newer.spec.ts", "queue-after-abort.spec.ts", "withdrawn-dialogs.spec.ts"],
       grepInvert: /@ui-only/,
     },
   ],

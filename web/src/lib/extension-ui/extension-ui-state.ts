@@ -50,13 +50,18 @@
 //     quietly ("asked before this page connected — may already be answered
 //     elsewhere") with Answer (moves it into the dialog queue) and Dismiss
 //     (local only);
-//  5. a new pi child or a reconnect starts from a fresh state.
+//  5. a new pi child or a reconnect starts from a fresh state;
+//  6. a live dialog the same evidence shows pi moved past is marked
+//     `withdrawn` (dialog-evidence.ts), not removed: the extension stopped
+//     waiting (its AbortSignal), and an answer would go nowhere.
 
 import type {
   ExtensionUiDialogRequest,
   ExtensionUiRequest,
   ExtensionUiResponse,
 } from "@pier/protocol";
+
+export { keepAnswering, noteDialogEvidence } from "./dialog-evidence.ts";
 
 export type NotifyLevel = "info" | "warning" | "error";
 export type WidgetPlacement = "aboveEditor" | "belowEditor";
@@ -71,6 +76,23 @@ export interface PendingDialog {
   deadline: number | null;
   /** Read from the relay's replay: it may already be answered elsewhere. */
   replayed: boolean;
+  /** pi moved past it (dialog-evidence.ts): the extension stopped waiting. Why, or null while it waits. */
+  withdrawn: "run-ended" | "command-finished" | null;
+  /** The person chose to answer it although it was marked withdrawn: never marked again. */
+  keptOpen: boolean;
+  /** What pi did since it opened, for `withdrawn`. */
+  evidence: DialogEvidence;
+}
+
+/** Where a dialog came from and what pi did since (dialog-evidence.ts). */
+export interface DialogEvidence {
+  /** A run was going on when it opened. */
+  openedInRun: boolean;
+  /** Ids of this page's prompts still unanswered when it opened (a /command of ours may have asked it). */
+  ownPrompts: readonly string[];
+  runSettled: boolean;
+  promptAnswered: boolean;
+  ownPromptAnswered: boolean;
 }
 
 export interface StatusEntry {
@@ -115,6 +137,8 @@ export interface ExtensionNotice {
 export interface ExtensionUiState {
   /** False while the connection replays pi's past output (one-shot actions are skipped). */
   live: boolean;
+  /** A run is going on (agent_start seen, its agent_settled not yet): dialog-evidence.ts. */
+  running: boolean;
   /** Dialogs in arrival order. */
   dialogs: PendingDialog[];
   /** Status-bar entries in the order their keys first appeared. */
@@ -143,6 +167,7 @@ export const MAX_DIALOGS = 50;
 export function createExtensionUiState(): ExtensionUiState {
   return {
     live: true,
+    running: false,
     dialogs: [],
     statuses: [],
     widgets: [],
@@ -158,8 +183,12 @@ export function createExtensionUiState(): ExtensionUiState {
 
 // ── incoming requests ────────────────────────────────────────────────────
 
-/** Apply one extension_ui_request record. Malformed requests are ignored. */
-export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, now: number): void {
+/**
+ * Apply one extension_ui_request record. Malformed requests are ignored.
+ * `ownPrompts`: ids of this page's prompts pi has not answered yet (evidence
+ * of where a dialog came from, dialog-evidence.ts).
+ */
+export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, now: number, ownPrompts: readonly string[] = []): void {
   if (typeof value !== "object" || value === null) return;
   const record = value as Partial<ExtensionUiRequest> & Record<string, unknown>;
   if (typeof record.id !== "string") return;
@@ -173,7 +202,7 @@ export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, no
         title: record.title,
         options: record.options.filter((o): o is string => typeof o === "string"),
         ...timeoutOf(record),
-      }, now);
+      }, now, ownPrompts);
       return;
     case "confirm":
       if (typeof record.title !== "string") return;
@@ -184,7 +213,7 @@ export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, no
         title: record.title,
         message: typeof record.message === "string" ? record.message : "",
         ...timeoutOf(record),
-      }, now);
+      }, now, ownPrompts);
       return;
     case "input":
       if (typeof record.title !== "string") return;
@@ -195,7 +224,7 @@ export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, no
         title: record.title,
         ...(typeof record.placeholder === "string" ? { placeholder: record.placeholder } : {}),
         ...timeoutOf(record),
-      }, now);
+      }, now, ownPrompts);
       return;
     case "editor":
       if (typeof record.title !== "string") return;
@@ -205,7 +234,7 @@ export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, no
         method: "editor",
         title: record.title,
         ...(typeof record.prefill === "string" ? { prefill: record.prefill } : {}),
-      }, now);
+      }, now, ownPrompts);
       return;
     case "notify": {
       if (typeof record.message !== "string") return;
@@ -244,7 +273,7 @@ function timeoutOf(record: Record<string, unknown>): { timeout?: number } {
   return typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0 ? { timeout } : {};
 }
 
-function addDialog(ui: ExtensionUiState, request: ExtensionUiDialogRequest, now: number): void {
+function addDialog(ui: ExtensionUiState, request: ExtensionUiDialogRequest, now: number, ownPrompts: readonly string[]): void {
   if (ui.dialogs.some((d) => d.id === request.id)) return;
   const timeout = "timeout" in request ? request.timeout : undefined;
   ui.dialogs.push({
@@ -253,6 +282,9 @@ function addDialog(ui: ExtensionUiState, request: ExtensionUiDialogRequest, now:
     arrivedAt: now,
     deadline: timeout === undefined ? null : now + timeout,
     replayed: !ui.live,
+    withdrawn: null,
+    keptOpen: false,
+    evidence: { openedInRun: ui.running, ownPrompts: [...ownPrompts], runSettled: false, promptAnswered: false, ownPromptAnswered: false },
   });
   if (ui.dialogs.length > MAX_DIALOGS) ui.dialogs.splice(0, ui.dialogs.length - MAX_DIALOGS);
 }
@@ -372,16 +404,20 @@ export function settledInReplay(records: readonly unknown[]): Set<string> {
 
 // ── dialogs ──────────────────────────────────────────────────────────────
 
-/** The dialog to show now: the first one that is not a replayed leftover. */
+/**
+ * The dialog to show now: the first one that is not a replayed leftover, and
+ * one pi still waits for before one it no longer does (withdrawn).
+ */
 export function activeDialog(ui: ExtensionUiState): PendingDialog | null {
-  return ui.dialogs.find((d) => !d.replayed) ?? null;
+  return ui.dialogs.find((d) => !d.replayed && d.withdrawn === null) ?? ui.dialogs.find((d) => !d.replayed) ?? null;
 }
 
-/** Dialogs queued behind the active one. */
+/** Dialogs pi still waits for, queued behind the active one. */
 export function waitingCount(ui: ExtensionUiState): number {
+  const active = activeDialog(ui);
   let count = 0;
-  for (const dialog of ui.dialogs) if (!dialog.replayed) count++;
-  return Math.max(0, count - 1);
+  for (const dialog of ui.dialogs) if (!dialog.replayed && dialog.withdrawn === null && dialog !== active) count++;
+  return count;
 }
 
 /** Replayed dialogs that may or may not still be waiting. */

@@ -15,7 +15,7 @@ import type {
   ThinkingLevel,
   Model,
 } from "../pi-types.ts";
-import { applyExtensionError, applyExtensionUiRequest } from "../extension-ui/extension-ui-state.ts";
+import { applyExtensionError, applyExtensionUiRequest, noteDialogEvidence } from "../extension-ui/extension-ui-state.ts";
 import { applyAssistantEvent, beginAssistantStream, endAssistantStream } from "./assistant-stream.ts";
 import { noteLoadedMessages } from "./loaded-messages.ts";
 import { takeAnswered, type AnsweredCommand } from "./pending-commands.ts";
@@ -72,8 +72,10 @@ export function applyDecodedLine(state: SessionState, line: DecodedLine): void {
 export function applyRecord(state: SessionState, value: unknown, now = Date.now()): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return;
   const record = value as AnyRecord;
+  // Runs and prompt answers are what tells that an extension stopped waiting for a dialog.
+  noteDialogEvidence(state.extensionUi, record);
   if (record.type === "extension_ui_request") {
-    applyExtensionUiRequest(state.extensionUi, record, now);
+    applyExtensionUiRequest(state.extensionUi, record, now, pendingPrompts(state));
     return;
   }
   if (record.type === "response") {
@@ -82,6 +84,11 @@ export function applyRecord(state: SessionState, value: unknown, now = Date.now(
   }
   // extension_ui_request records are handled by the extension UI module (one dispatch line here).
   applyEvent(state, record as unknown as PiEvent, now);
+}
+
+/** Ids of this page's prompts pi has not answered yet. */
+function pendingPrompts(state: SessionState): string[] {
+  return Object.entries(state.pending).flatMap(([id, command]) => (command.type === "prompt" ? [id] : []));
 }
 
 function applyEvent(state: SessionState, event: PiEvent, now: number): void {
