@@ -28,7 +28,7 @@ export const LIVE_API_PATHS = {
   answer: "/api/live/answer",
   /** WebSocket: a `board` text frame with every card whenever one changes. */
   boardSocket: "/api/live/board",
-  /** POST {workspace, branch, force?}: a new branch and git worktree from the workspace's HEAD, and an agent in it (drivers). 201 {card}. */
+  /** POST {workspace, branch}: a new branch and git worktree from the workspace's HEAD, and an agent in it (drivers). 201 {card}. */
   worktree: "/api/live/worktree",
   /** GET ?id=: the worktree's changes against its base (LiveDiff; drivers, and viewers who may see that session). */
   diff: "/api/live/diff",

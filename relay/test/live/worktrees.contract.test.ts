@@ -141,6 +141,13 @@ describe("agents on worktrees", () => {
     const sessionViewer = await exchangeToken(await makeLink(primary), pier.port);
     expect((await httpJson(pier, "GET", `${LIVE_API_PATHS.diff}?id=${card.id}`, { cookie: boardViewer })).status).toBe(200);
     expect((await httpJson(pier, "GET", `${LIVE_API_PATHS.diff}?id=${card.id}`, { cookie: sessionViewer })).status).toBe(403);
+    // A viewer link made in the agent's own session reads its diff.
+    const onAgent = await connectBrowser(pier, { path: `/live/${card.id}/ws` });
+    const ownViewer = await exchangeToken(await makeLink(onAgent), pier.port);
+    await onAgent.close();
+    const own = await httpJson(pier, "GET", `${LIVE_API_PATHS.diff}?id=${card.id}`, { cookie: ownViewer });
+    expect(own.status).toBe(200);
+    expect(own.json.totals).toEqual(body.totals);
     expect((await httpJson(pier, "POST", LIVE_API_PATHS.merge, { cookie: boardViewer, body: { id: card.id, mode: "ff" } })).status).toBe(403);
     expect((await httpJson(pier, "POST", LIVE_API_PATHS.discard, { cookie: boardViewer, body: { id: card.id, confirm: true } })).status).toBe(403);
 
