@@ -20,6 +20,8 @@ import { baseRef, cardWorktree, gone, refusal, worktreePresent, type WorktreeRec
 export const MAX_DIFF_FILES = 2000;
 /** Bytes of an untracked file read to count its lines; larger ones count as binary-like (no line counts). */
 const MAX_COUNTED_BYTES = 4 * 1024 * 1024;
+/** Untracked files read at once. */
+const COUNT_AT_ONCE = 8;
 /** git's own rule: a NUL in the first 8000 bytes makes a file binary. */
 const BINARY_SNIFF = 8000;
 
@@ -46,7 +48,11 @@ export async function worktreeDiff(id: string, record: WorktreeRecord, run: Diff
   const tracked = joinDiff(parseNameStatusZ(names.stdout.toString("utf8")), parseNumstatZ(numbers.stdout.toString("utf8")));
   const newPaths = untracked.stdout.toString("utf8").split("\0").filter((path) => path !== "");
   const room = Math.max(0, MAX_DIFF_FILES - tracked.length);
-  const added = await Promise.all(newPaths.slice(0, room).map((path) => untrackedEntry(record.path, path)));
+  const added: LiveDiffEntry[] = [];
+  // A few files at a time: each may be read whole (up to MAX_COUNTED_BYTES) to count its lines.
+  for (let i = 0; i < Math.min(room, newPaths.length); i += COUNT_AT_ONCE) {
+    added.push(...(await Promise.all(newPaths.slice(i, Math.min(i + COUNT_AT_ONCE, room)).map((path) => untrackedEntry(record.path, path)))));
+  }
   const files = [...tracked.slice(0, MAX_DIFF_FILES), ...added].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     id,
