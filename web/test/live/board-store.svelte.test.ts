@@ -85,6 +85,27 @@ describe("the board store", () => {
     store.stop();
   });
 
+  it("started from an effect, opens one socket however its state changes (the effect does not follow the store's state)", () => {
+    const store = make();
+    const stop = $effect.root(() => {
+      $effect(() => {
+        store.start();
+        return () => store.stop();
+      });
+    });
+    flushSync();
+    sockets[0]!.open();
+    flushSync();
+    sockets[0]!.board(boardOf([card({ id: "1", state: "done", since: 5 })]));
+    flushSync();
+    store.markLooked(store.cards);
+    flushSync();
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0]!.closed).toBeNull();
+    stop();
+    expect(sockets[0]!.closed).toBe(1000);
+  });
+
   it("tells listeners each board with the one before (none before the first)", () => {
     const store = make();
     const told: [string[] | null, string[]][] = [];

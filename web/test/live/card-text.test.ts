@@ -16,6 +16,7 @@ describe("what a card says", () => {
     expect(cardStateText(card({ id: "1", state: "working", tool: "bash" }), now)).toBe("Working for 2 min · bash");
     expect(cardStateText(card({ id: "1", state: "working" }), 1_000 + 9_400)).toBe("Working for 9 s");
     expect(cardStateText(card({ id: "1", state: "needs_you", question: { id: "q", method: "confirm", title: "Delete it?" } }), now)).toBe("Needs you: Delete it?");
+    expect(cardStateText(card({ id: "1", state: "needs_you", question: { id: "q", method: "confirm", title: "Delete it?" } }), now, true)).toBe("Waiting for your answer for 2 min");
     expect(cardStateText(card({ id: "1", state: "done" }), now)).toBe("Done 2 min ago");
     expect(cardStateText(card({ id: "1", state: "failed", error: "rate limited" }), now)).toBe("Failed 2 min ago: rate limited");
     expect(cardStateText(card({ id: "1", state: "stopped" }), now)).toBe("Stopped by you 2 min ago");

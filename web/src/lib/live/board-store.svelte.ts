@@ -3,6 +3,7 @@
 // changes), reconnecting with backoff when it drops, giving up only when the
 // relay says this browser may not watch (4401: not signed in, 4403: the
 // link was revoked). Derived: what needs the person (inbox.ts).
+import { untrack } from "svelte";
 import { CLOSE_REVOKED, LIVE_API_PATHS, type BoardFrame, type LiveBoard, type LiveCard } from "@pier/protocol";
 import { Backoff } from "../relay/socket-link.ts";
 import { cardKey, inboxOf, loadLooked, needsYouOf, saveLooked, withLooked, type InboxItem, type Looked } from "./inbox.ts";
@@ -76,15 +77,25 @@ export class BoardStore {
     return this.role === "driver";
   }
 
-  /** Open the board socket and keep it open (idempotent). */
+  /**
+   * Open the board socket and keep it open (idempotent). Untracked: called
+   * from an $effect, the state it reads (phase) must not make that effect
+   * stop and start it again on every change, a socket each time.
+   */
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#firstFrame = true;
-    this.#open();
+    untrack(() => {
+      if (this.#running) return;
+      this.#running = true;
+      this.#firstFrame = true;
+      this.#open();
+    });
   }
 
   stop(): void {
+    untrack(() => this.#stop());
+  }
+
+  #stop(): void {
     this.#running = false;
     if (this.#retry !== null) clearTimeout(this.#retry);
     this.#retry = null;
@@ -106,8 +117,12 @@ export class BoardStore {
     return this.cards.find((card) => card.id === id);
   }
 
-  /** The person has seen these cards as they are now (done and failed leave the inbox). */
+  /** The person has seen these cards as they are now (done and failed leave the inbox). Untracked, like start(). */
   markLooked(cards: readonly LiveCard[]): void {
+    untrack(() => this.#markLooked(cards));
+  }
+
+  #markLooked(cards: readonly LiveCard[]): void {
     if (cards.length === 0) return;
     const next = withLooked(this.looked, cards, this.#now());
     if (cards.every((card) => next[cardKey(card)] === this.looked[cardKey(card)])) return;

@@ -26,8 +26,12 @@ export function roughDuration(ms: number): string {
   return formatDuration(Math.floor(ms / 60_000) * 60_000);
 }
 
-/** One short line for the card's state: "Working for 2 min · bash", "Needs you: Delete it?", "Done 3 min ago". */
-export function cardStateText(card: LiveCard, now: number): string {
+/**
+ * One short line for the card's state: "Working for 2 min · bash", "Needs
+ * you: Delete it?", "Done 3 min ago". With `questionShown` (the card shows
+ * the question itself, to answer) the line says how long it has waited instead.
+ */
+export function cardStateText(card: LiveCard, now: number, questionShown = false): string {
   const since = roughDuration(now - card.since);
   switch (card.state) {
     case "starting":
@@ -37,7 +41,7 @@ export function cardStateText(card: LiveCard, now: number): string {
     case "working":
       return `Working for ${since}${card.tool ? ` · ${card.tool}` : ""}`;
     case "needs_you":
-      return `Needs you: ${card.question?.title ?? "a question is waiting"}`;
+      return questionShown ? `Waiting for your answer for ${since}` : `Needs you: ${card.question?.title ?? "a question is waiting"}`;
     case "done":
       return `Done ${since} ago`;
     case "failed":
