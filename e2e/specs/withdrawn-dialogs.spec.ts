@@ -31,7 +31,8 @@ for (const viewport of [
   test(`at ${viewport.width}×${viewport.height}: a question the extension withdraws (its AbortSignal) says so, takes no answer, and closes`, async ({ page, pier }, testInfo) => {
     await page.setViewportSize(viewport);
     await open(page, pier.url);
-    await send(page, "/ask-briefly 1500");
+    // Long enough to see it open and unmarked on a busy machine.
+    await send(page, "/ask-briefly 5000");
     const dialog = page.getByRole("dialog", { name: "Keep this question open?" });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole("button", { name: "Yes" })).toBeVisible();
