@@ -157,6 +157,22 @@ const desktop: Opener[] = [
     },
   },
   {
+    name: "the settings",
+    open: async (page) => {
+      await page.getByRole("button", { name: /^People here/ }).click();
+      await page.getByRole("button", { name: "Settings…" }).click();
+      await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
+    },
+  },
+  {
+    name: "the keyboard shortcuts",
+    open: async (page) => {
+      await page.locator("body").click({ position: { x: 700, y: 400 } });
+      await page.keyboard.press("F1");
+      await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+    },
+  },
+  {
     name: "the protocol inspector",
     open: async (page) => {
       await page.getByRole("button", { name: "Protocol inspector" }).click();
@@ -195,6 +211,7 @@ const phone: Opener[] = [
     },
   },
   desktop[2]!,
+  desktop.find((opener) => opener.name === "the settings")!,
   {
     name: "the inspector sheet",
     open: async (page) => {
