@@ -149,6 +149,9 @@ test("a second agent started from the board, prompted from its card (working →
 
 test("a viewer sees every card it may, without buttons; the board's text only", async ({ page, pier, browser }) => {
   await openPage(page, pier.url);
+  // The driver's header at the default 1280×720, Agents beside the bell (to look at).
+  await expect(agentsButton(page)).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: test.info().outputPath("header-1280x720.png") });
   const viewer = await openViewer(page, browser);
   await openBoard(viewer);
   // A viewer link made from a session's page reaches that session only: its card.

@@ -1,12 +1,16 @@
-// A board card for tests, with every field a real one has.
+// A board card for tests, with every field a real one has. The fields the
+// relay adds as it grows (asleep, worktree) are given too, typed loosely so
+// that this file compiles against the protocol with or without them.
 import type { LiveCard } from "@pier/protocol";
 
 export function card(fields: Partial<LiveCard> & { id: string }): LiveCard {
-  return {
+  const base: Record<string, unknown> = {
     cwd: `/work/app-${fields.id}`,
     branch: null,
     primary: false,
     child: "running",
+    asleep: false,
+    worktree: null,
     state: "idle",
     since: 1_000,
     tool: null,
@@ -19,7 +23,6 @@ export function card(fields: Partial<LiveCard> & { id: string }): LiveCard {
     stderrTail: [],
     browsers: 0,
     createdAt: 500,
-    worktree: null,
-    ...fields,
   };
+  return { ...base, ...fields } as unknown as LiveCard;
 }
