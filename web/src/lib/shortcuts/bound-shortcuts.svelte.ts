@@ -2,6 +2,7 @@
 // bind through here (listenForShortcuts, or bindShortcuts beside a handler
 // of their own), and the shortcuts list shows only what is bound: a key the
 // page stopped handling drops out of the list by itself.
+import { untrack } from "svelte";
 import { SvelteMap } from "svelte/reactivity";
 import { matchesShortcut, type ShortcutId } from "./shortcut-registry.ts";
 
@@ -12,18 +13,27 @@ export function isShortcutBound(id: ShortcutId): boolean {
   return (handlers.get(id) ?? 0) > 0;
 }
 
-/** Marks `ids` as bound until the returned function is called (call it when the handler goes). */
+/**
+ * Marks `ids` as bound until the returned function is called (call it when
+ * the handler goes). Called from $effects: the counts are read untracked, or
+ * the effect would depend on the map it writes and re-run itself without end
+ * (Svelte's effect_update_depth_exceeded, seen on viewers' pages).
+ */
 export function bindShortcuts(ids: readonly ShortcutId[]): () => void {
-  for (const id of ids) handlers.set(id, (handlers.get(id) ?? 0) + 1);
+  untrack(() => {
+    for (const id of ids) handlers.set(id, (handlers.get(id) ?? 0) + 1);
+  });
   let bound = true;
   return () => {
     if (!bound) return;
     bound = false;
-    for (const id of ids) {
-      const left = (handlers.get(id) ?? 0) - 1;
-      if (left > 0) handlers.set(id, left);
-      else handlers.delete(id);
-    }
+    untrack(() => {
+      for (const id of ids) {
+        const left = (handlers.get(id) ?? 0) - 1;
+        if (left > 0) handlers.set(id, left);
+        else handlers.delete(id);
+      }
+    });
   };
 }
 
