@@ -27,6 +27,8 @@ async function makeViewerLink(page: Page, scope: "this session only" | "every ag
 }
 
 test("a viewer link opens its own session only unless it was made for the whole board", async ({ page, browser, pier }) => {
+  // Two pi children and three browsers on a small machine.
+  test.setTimeout(120_000);
   await page.goto(pier.url);
   await expect(connected(page)).toBeVisible();
   // A second agent, started as the board does.

@@ -31,6 +31,9 @@ Options:
                        (a .js file runs with this Node; anything else is executed)
   --max-agents N       how many pi children (live sessions) may run at once
                        (default: 8)
+  --idle-stop MINUTES  stop the pi of a live session nobody watches after this
+                       long without activity (default: 30; 0: never); it starts
+                       again on its session when opened or prompted
   --replay-bytes N     how much of pi's output to keep for browsers that connect
                        late or reload (default: 8388608, 8 MiB)
   --heartbeat SECONDS  how often pier checks that each browser is still there
@@ -63,6 +66,7 @@ export type CliOptions = {
   replayBytes: number;
   heartbeatMs: number;
   maxAgents: number;
+  idleStopMs: number;
   piArgs: string[];
   help: boolean;
   version: boolean;
@@ -94,6 +98,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
         pi: { type: "string" },
         "replay-bytes": { type: "string" },
         "max-agents": { type: "string" },
+        "idle-stop": { type: "string" },
         heartbeat: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -123,6 +128,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     replayBytes: parseInteger(values["replay-bytes"] ?? String(8 * 1024 * 1024), "--replay-bytes", 64 * 1024, 1024 ** 3),
     // Whole milliseconds: 1.005 s is 1005, not 1004.9999999999999.
     heartbeatMs: Math.round(parseSeconds(values.heartbeat ?? String(HEARTBEAT_MS / 1000), "--heartbeat", 0.1, 3600) * 1000),
+    idleStopMs: Math.round(parseSeconds(values["idle-stop"] ?? "30", "--idle-stop", 0, 7 * 24 * 60, "minutes") * 60_000),
     maxAgents: parseInteger(values["max-agents"] ?? String(DEFAULT_MAX_RUNNING), "--max-agents", 1, 64),
     piArgs,
     help: values.help ?? false,
@@ -161,10 +167,10 @@ function parseInteger(text: string, name: string, min: number, max: number): num
   return value;
 }
 
-function parseSeconds(text: string, name: string, min: number, max: number): number {
-  if (!/^\d+(\.\d+)?$/.test(text)) throw new CliError(`${name} takes a number of seconds, not "${text}"`);
+function parseSeconds(text: string, name: string, min: number, max: number, unit = "seconds"): number {
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new CliError(`${name} takes a number of ${unit}, not "${text}"`);
   const value = Number(text);
-  if (value < min || value > max) throw new CliError(`${name} must be between ${min} and ${max} seconds`);
+  if (value < min || value > max) throw new CliError(`${name} must be between ${min} and ${max} ${unit}`);
   return value;
 }
 

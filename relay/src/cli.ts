@@ -96,6 +96,7 @@ async function run(options: CliOptions): Promise<void> {
       replayBytes: options.replayBytes,
       heartbeatMs: options.heartbeatMs,
       maxRunning: options.maxAgents,
+      idleStopMs: options.idleStopMs,
       workspaces: options.moreWorkspaces,
       worktreesDir: options.worktreesDir,
       explicitSessionFile: options.session.kind === "file" ? options.session.path : null,

@@ -12,6 +12,7 @@ import { checkAccess } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import { ConnectionLimits } from "./connection-limits.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
+import { sendStatusPage } from "./http-pages.ts";
 import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
 import { BoardSockets } from "./live/board-sockets.ts";
@@ -50,6 +51,8 @@ export type RelayOptions = {
   stateDir?: string;
   /** Pi children that may run at once (default: DEFAULT_MAX_RUNNING). */
   maxRunning?: number;
+  /** A session idle this long with nobody watching has its pi stopped until it is used again; 0 or absent: never. */
+  idleStopMs?: number;
   /** Diagnostics (stderr in the CLI). Never receives the secret. */
   log: (line: string) => void;
 };
@@ -89,6 +92,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     heartbeatMs: options.heartbeatMs,
     links,
     maxRunning: options.maxRunning ?? DEFAULT_MAX_RUNNING,
+    idleStopMs: options.idleStopMs ?? 0,
     onBoardChange: () => board?.changed(),
     onStarted: (cwd) => workspaces.use(cwd),
     log: options.log,
@@ -137,6 +141,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     const to = target(url.pathname, grant);
     if ("status" in to) {
       request.resume();
+      // A page asked for gets a page that says why; an API call, JSON.
+      if (liveRoute(url.pathname) !== null && !url.pathname.includes("/api/")) return sendStatusPage(response, to.status, to.status === 403 ? "Not for this link" : "No such agent", to.message);
       return sendApiError(response, to.status, to.status === 403 ? "forbidden" : "not_found", to.message);
     }
     const inner = new URL(to.rest + url.search, url);
@@ -170,7 +176,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       const to = target(path, grant);
       if ("status" in to) return void refuse(to.status, to.message);
       if (to.rest !== RELAY_SOCKET_PATH) return void refuse(400, "unknown WebSocket path");
-      accept = (ws) => to.session.addBrowser(ws, grant);
+      accept = (ws) => to.session.addBrowser(ws, grant, !to.session.asleep || live.capReached() === null);
     }
     const claim = connections.claim(grant);
     if (!claim.ok) return void refuse(claim.status, claim.reason);

@@ -58,6 +58,8 @@ export type LiveCard = {
   /** The session pier started with (it cannot be archived). */
   primary: boolean;
   child: ChildStatus["state"];
+  /** pi was stopped after the session sat idle (pier --idle-stop); it starts again, on its session, when opened or prompted. */
+  asleep: boolean;
   state: LiveRunState;
   /** When `state` began. */
   since: number;

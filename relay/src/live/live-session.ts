@@ -52,6 +52,11 @@ export class LiveSession {
   /** Who made each HTTP change, to say so to everyone ("Ada saved src/app.ts"). */
   readonly #grants = new WeakMap<IncomingMessage, Grant>();
   #closed = false;
+  /** The session file pi has open, as pi last said (get_state); null until it did. */
+  #sessionFile: string | null = null;
+  /** pi was stopped because nobody used this session for a while (live-sessions.ts); it wakes on use. */
+  #asleep = false;
+  #waking: Promise<void> | null = null;
   readonly #onSummaryChange: (() => void) | undefined;
 
   static async create(options: LiveSessionOptions): Promise<LiveSession> {
@@ -85,9 +90,12 @@ export class LiveSession {
     this.sessions = sessions;
     this.pi = new PiProcess({ ...options.launch, args: trust.piArgs(options.launch.args) });
     // Before the bridge's listeners: the bridge hands each stdout chunk over to the hub, which may free it at once (chunk-reclaim.ts).
-    this.#tracker = new RunTracker(() => options.onSummaryChange?.());
+    this.#tracker = new RunTracker(() => options.onSummaryChange?.(), { onSessionMoved: () => void this.#learnSessionFile() });
     this.pi.on("stdout", (chunk: Buffer) => this.#tracker.stdout(chunk));
-    this.pi.on("status", (status) => this.#tracker.child(status));
+    this.pi.on("status", (status) => {
+      this.#tracker.child(status);
+      if (status.state === "running") void this.#learnSessionFile();
+    });
     this.bridge = new PiBridge({
       liveId: options.id,
       onCommand: (type, command) => this.#tracker.command(type, command),
@@ -152,9 +160,62 @@ export class LiveSession {
     this.#onSummaryChange?.();
   }
 
+  /** A run, a dialog or an unanswered prompt is under way (run-tracker.ts): not idle, whatever the clock says. */
+  get busy(): boolean {
+    return this.#tracker.busy;
+  }
+
   /** What the board shows of this session's runs. */
   get run(): RunSummary {
     return this.#tracker.summary;
+  }
+
+  get sessionFile(): string | null {
+    return this.#sessionFile;
+  }
+
+  get asleep(): boolean {
+    return this.#asleep;
+  }
+
+  /** Stop pi to free its memory; the session wakes (pi reopens its session file) when it is opened or prompted. */
+  async sleep(): Promise<void> {
+    if (!this.pi.running || this.#asleep) return;
+    this.#asleep = true;
+    await this.#learnSessionFile();
+    await this.pi.stop();
+    this.#onSummaryChange?.();
+  }
+
+  /** Start pi again on the session it had, if it sleeps; resolves once pi runs (or could not start). */
+  wake(): Promise<void> {
+    if (!this.#asleep) return Promise.resolve();
+    this.#waking ??= (async () => {
+      this.#asleep = false;
+      const plan = this.sessions.restartLaunch(this.pi.launch, this.#sessionFile ?? undefined);
+      await this.pi.restart("error" in plan ? this.pi.launch : plan.launch);
+      this.#waking = null;
+      this.#onSummaryChange?.();
+    })();
+    return this.#waking;
+  }
+
+  /** Resolves once pi runs (true), or false after `timeoutMs` or when it exits first. */
+  whenRunning(timeoutMs: number): Promise<boolean> {
+    if (this.pi.running) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const onStatus = (status: { state: string }) => {
+        if (status.state === "running") done(true);
+        else if (status.state === "exited") done(false);
+      };
+      const done = (running: boolean) => {
+        clearTimeout(timer);
+        this.pi.off("status", onStatus);
+        resolve(running);
+      };
+      this.pi.on("status", onStatus);
+    });
   }
 
   /** Browsers connected to this session now. */
@@ -162,8 +223,14 @@ export class LiveSession {
     return this.bridge.hub.size;
   }
 
-  addBrowser(ws: WebSocket, grant: Grant): void {
+  /** `mayWake` false: too many agents run to wake this one if it sleeps (the page is told so). */
+  addBrowser(ws: WebSocket, grant: Grant, mayWake = true): void {
+    // Opening a sleeping session wakes it: the page sees pi start, as after a restart.
+    if (mayWake) void this.wake();
     this.bridge.addBrowser(ws, grant);
+    if (this.#asleep && !mayWake) {
+      this.notice("warning", "This agent's pi was stopped while it sat idle, and too many agents run to start it again: stop another agent on the board, then reload.");
+    }
     // The board shows who watches.
     this.#onSummaryChange?.();
     ws.once("close", () => this.#onSummaryChange?.());
@@ -193,6 +260,18 @@ export class LiveSession {
     this.bridge.hub.closeAll(code, reason);
     await this.pi.stop();
     await this.sessions.close();
+  }
+
+  /** Ask pi which session file it has open (a read only the relay sees). */
+  async #learnSessionFile(): Promise<void> {
+    const answer = await this.bridge.askPi("get_state");
+    if (answer === null) return;
+    try {
+      const file = (JSON.parse(answer.toString("utf8")) as { data?: { sessionFile?: unknown } }).data?.sessionFile;
+      if (typeof file === "string" && file !== "") this.#sessionFile = file;
+    } catch {
+      // Not JSON: pi's answer is read nowhere else; the last known file stays.
+    }
   }
 
   async #refreshBranch(onChange: (() => void) | undefined): Promise<void> {

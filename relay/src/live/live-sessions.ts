@@ -18,6 +18,10 @@ const MAX_SESSIONS = 64;
 /** How long board changes are gathered into one frame. */
 const BOARD_COALESCE_MS = 50;
 const STDERR_TAIL = 8;
+/** How long a prompt from the board waits for a sleeping session's pi to start. */
+const WAKE_TIMEOUT_MS = 30_000;
+/** How often sessions are checked for idleness. */
+const IDLE_CHECK_MS = 10_000;
 
 export type LiveSessionsOptions = {
   /** How pi is started for the primary session; new sessions use it in their own folder, on a new session. */
@@ -28,6 +32,8 @@ export type LiveSessionsOptions = {
   heartbeatMs?: number;
   links: AccessLinks;
   maxRunning: number;
+  /** A session nobody watches and whose pi has done nothing this long has its pi stopped (it wakes on use); 0: never. */
+  idleStopMs?: number;
   /** A new live session started in `cwd` (the workspace list remembers it). */
   onStarted?: (cwd: string) => Promise<void>;
   /** The board changed (called at most every BOARD_COALESCE_MS). */
@@ -45,9 +51,28 @@ export class LiveSessions {
   #seq = 0;
   #boardTimer: NodeJS.Timeout | null = null;
 
+  #idleTimer: NodeJS.Timeout | null = null;
+
   constructor(options: LiveSessionsOptions) {
     this.#options = options;
     this.maxRunning = options.maxRunning;
+    const idleMs = options.idleStopMs ?? 0;
+    if (idleMs > 0) {
+      this.#idleTimer = setInterval(() => void this.#sleepIdle(idleMs), Math.min(IDLE_CHECK_MS, Math.max(250, idleMs / 4)));
+      this.#idleTimer.unref();
+    }
+  }
+
+  /** Put to sleep every session nobody watches whose pi has been quiet for `idleMs` (no run, no dialog waiting). */
+  async #sleepIdle(idleMs: number): Promise<void> {
+    const now = Date.now();
+    for (const session of this.#sessions.values()) {
+      const run = session.run;
+      if (session.pi.running && !session.asleep && !session.busy && session.browsers === 0 && now - run.lastActivityAt >= idleMs) {
+        this.#options.log(`live session ${session.id} idle for ${Math.round((now - run.lastActivityAt) / 1000)} s: its pi is stopped until it is used again`);
+        await session.sleep();
+      }
+    }
   }
 
   /** The session pier started with (created by startPrimary). */
@@ -75,6 +100,11 @@ export class LiveSessions {
     let count = 0;
     for (const session of this.#sessions.values()) if (session.pi.running || session.pi.status.state === "starting") count++;
     return count;
+  }
+
+  /** Whether another session may start (or wake) now: opening a sleeping session past the cap is refused with this. */
+  capReached(): StartRefusal | null {
+    return this.running >= this.maxRunning ? this.#full() : null;
   }
 
   /** A new live session: pi started in `cwdInput` on a new session. Refused with a sentence for a folder that is not one, or past the caps. */
@@ -110,7 +140,8 @@ export class LiveSessions {
     const session = this.#sessions.get(id);
     if (session === undefined) return notFound(id);
     if (!session.pi.running && this.running >= this.maxRunning) return this.#full();
-    const plan = session.sessions.restartLaunch(session.pi.launch, undefined);
+    // The session it was on (pi said which, live-session.ts), else how it was first started.
+    const plan = session.sessions.restartLaunch(session.pi.launch, session.sessionFile ?? undefined);
     if ("error" in plan) return { status: 409, code: "request_failed", message: plan.error };
     await session.pi.restart(plan.launch);
     this.#changed();
@@ -121,6 +152,11 @@ export class LiveSessions {
   async command(id: string, grant: Grant, record: Parameters<LiveSession["bridge"]["commandFromBoard"]>[1]): Promise<LiveSession | StartRefusal> {
     const session = this.#sessions.get(id);
     if (session === undefined) return notFound(id);
+    if (session.asleep) {
+      if (this.running >= this.maxRunning) return this.#full();
+      await session.wake();
+      if (!(await session.whenRunning(WAKE_TIMEOUT_MS))) return { status: 409, code: "refused", message: "this agent's pi did not start again; see its page for why" };
+    }
     const refused = session.bridge.commandFromBoard(grant, record);
     if (refused !== null) return { status: 409, code: "refused", message: refused };
     return session;
@@ -148,6 +184,7 @@ export class LiveSessions {
   }
 
   async closeAll(code: number, reason: string): Promise<void> {
+    if (this.#idleTimer !== null) clearInterval(this.#idleTimer);
     if (this.#boardTimer !== null) clearTimeout(this.#boardTimer);
     this.#boardTimer = null;
     await Promise.all([...this.#sessions.values()].map((session) => session.close(code, reason)));
@@ -163,6 +200,7 @@ export class LiveSessions {
       primary: session === this.#primary,
       child: session.pi.status.state,
       ...run,
+      asleep: session.asleep,
       stderrTail: failed ? session.bridge.stderrTail(STDERR_TAIL) : [],
       browsers: session.browsers,
       createdAt: session.createdAt,
@@ -176,7 +214,8 @@ export class LiveSessions {
       id,
       launch,
       explicitSessionFile,
-      demo: this.#options.demo,
+      // The demo's tour is about its sample project: an agent in another folder gets the demo model without it.
+      demo: this.#options.demo && launch.cwd !== this.#options.demo.projectDir ? { ...this.#options.demo, tour: false } : this.#options.demo,
       replayBytes: this.#options.replayBytes,
       heartbeatMs: this.#options.heartbeatMs,
       links: this.#options.links,

@@ -29,6 +29,9 @@ describe("parseCliOptions", () => {
     expect(options).toMatchObject({ cwd: "/base/a", moreWorkspaces: ["/abs/b"], maxAgents: 3 });
     expect(parseCliOptions([], "/base")).toMatchObject({ moreWorkspaces: [], maxAgents: 8 });
     expect(() => parseCliOptions(["--max-agents", "0"], "/base")).toThrow(/--max-agents must be between 1 and 64/);
+    expect(parseCliOptions(["--idle-stop", "0.5"], "/base").idleStopMs).toBe(30_000);
+    expect(parseCliOptions([], "/base").idleStopMs).toBe(30 * 60_000);
+    expect(() => parseCliOptions(["--idle-stop", "soon"], "/base")).toThrow(/--idle-stop takes a number of minutes/);
   });
 
   it.each([
