@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import type { RelayFrame } from "@pier/protocol";
 import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, extension, test } from "../support/pier.ts";
+import { expectExtensionStatus } from "../support/extension-status.ts";
 
 const conversation = (page: Page) => page.getByRole("log", { name: "Conversation" });
 const agent = (page: Page) => page.getByRole("status", { name: /^Agent:/ });
@@ -197,7 +198,7 @@ test.describe("dialogs", () => {
     const watcher = connectBrowser(pier);
     try {
       await watcher;
-      await expect(bob.page.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
+      await expectExtensionStatus(bob.page, "Probe ready");
       await send(ada.page, "/probe-confirm");
       const inBob = bob.page.getByRole("dialog", { name: "Delete the scratch file?" });
       await expect(inBob).toBeVisible();

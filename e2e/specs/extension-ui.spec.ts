@@ -4,6 +4,7 @@
 // which the page shows as a toast.
 import type { Page } from "@playwright/test";
 import { expect, extension, test } from "../support/pier.ts";
+import { expectExtensionStatus, statusChip } from "../support/extension-status.ts";
 
 test.use({ piArgs: ["-e", extension("ui-probe.ts")] });
 
@@ -22,7 +23,7 @@ test.beforeEach(async ({ page, pier }) => {
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
   await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
   // The probe's session_start status: the extension is loaded.
-  await expect(page.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
+  await expectExtensionStatus(page, "Probe ready");
 });
 
 test("select: a click answers with the option; Esc cancels", async ({ page }) => {
@@ -154,7 +155,7 @@ test.describe("while pi streams", () => {
 test("fire-and-forget: status, widget below the prompt, title, prompt text and toasts", async ({ page }) => {
   await run(page, "/probe-fire");
   await expect(page.getByRole("textbox", { name: "Prompt" })).toHaveValue("Text the probe put here");
-  await expect(page.getByRole("list", { name: "Extension status" })).toContainText("Probe fired");
+  await expectExtensionStatus(page, "Probe fired");
   await expect(page.getByRole("region", { name: "Extension widget probe-below" })).toContainText("Below the prompt");
   await expect(page).toHaveTitle("Probe fired");
   await expect(report(page, "A warning from the probe")).toBeVisible();
@@ -165,7 +166,7 @@ test("fire-and-forget: status, widget below the prompt, title, prompt text and t
 
   await run(page, "/probe-clear");
   await expect(report(page, "cleared")).toBeVisible();
-  await expect(page.getByRole("list", { name: "Extension status" })).toHaveCount(0);
+  await expect(statusChip(page)).toHaveCount(0);
   await expect(page.getByRole("region", { name: /^Extension widget/ })).toHaveCount(0);
 });
 
@@ -178,8 +179,7 @@ test("an extension error shows as an error toast naming the extension and event"
 });
 
 test("after a reload, start-up status, widget and title come back from the replay; answered dialogs and old toasts do not", async ({ page }) => {
-  await expect(page.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
-  await expect(page.getByRole("list", { name: "Extension status" })).toContainText("mode: testing");
+  await expectExtensionStatus(page, "Probe ready", "mode: testing");
   await expect(page.getByRole("region", { name: "Extension widget probe" })).toContainText("UI probe loaded");
   await expect(page).toHaveTitle("UI probe");
 
@@ -189,7 +189,7 @@ test("after a reload, start-up status, widget and title come back from the repla
 
   await page.reload();
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
-  await expect(page.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
+  await expectExtensionStatus(page, "Probe ready");
   await expect(page.getByRole("region", { name: "Extension widget probe" })).toContainText("UI probe loaded");
   await expect(page).toHaveTitle("UI probe");
   // The replay held the answered dialog and the notify: neither comes back.
@@ -227,7 +227,7 @@ test("a dialog answered in another browser does not come back in a browser that 
     const late = await other.newPage();
     await late.goto(await pier.freshUrl());
     await expect(late.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
-    await expect(late.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
+    await expectExtensionStatus(late, "Probe ready");
     await expect(late.getByRole("region", { name: "Extension widget probe" })).toContainText("UI probe loaded");
     await expect(late.getByRole("dialog")).toHaveCount(0);
     await expect(late.getByRole("region", { name: "Earlier extension requests" })).toHaveCount(0);
