@@ -44,11 +44,11 @@ export function newLaunchHostName(): string {
   return `pier-${name}.localhost`;
 }
 
-/** How a pier listening on `listenHost` is named: its own name wherever it listens on loopback, IP addresses off loopback. */
-export function siteNamesFor(listenHost: string): Omit<Site, "port"> {
+/** How a pier listening on `listenHost` is named: its own name (`name`, default a new one) wherever it listens on loopback, IP addresses off loopback. */
+export function siteNamesFor(listenHost: string, name: string = newLaunchHostName()): Omit<Site, "port"> {
   const everyAddress = listenHost === "0.0.0.0" || listenHost === "::";
   const loopback = isLoopback(listenHost);
-  return { launchHost: loopback || everyAddress ? newLaunchHostName() : null, addressesOpen: !loopback };
+  return { launchHost: loopback || everyAddress ? name : null, addressesOpen: !loopback };
 }
 
 /** The host of the links pier prints: its own name where it has one, else the one address it listens on. */

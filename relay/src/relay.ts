@@ -8,11 +8,12 @@ import { type IncomingMessage, type Server, type ServerResponse } from "node:htt
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { LIVE_API_PATHS, MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
-import { checkAccess } from "./access-control.ts";
+import { checkAccess, isAllowedHost } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import { ConnectionLimits } from "./connection-limits.ts";
 import { admitHttp, header, redeemLink, serveHttp } from "./http-door.ts";
 import { sendStatusPage } from "./http-pages.ts";
+import { keptHostName } from "./kept-host-name.ts";
 import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
 import { BoardSockets } from "./live/board-sockets.ts";
@@ -78,8 +79,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const links = new AccessLinks();
   let board: BoardSockets | null = null;
   // The demo's scratch copy is listed, never remembered: it is gone once pier stops.
+  const stateDir = options.stateDir ?? pierStateDir();
   const workspaces = await WorkspaceList.open({
-    stateDir: options.stateDir ?? pierStateDir(),
+    stateDir,
     given: options.demo ? (options.workspaces ?? []) : [options.launch.cwd, ...(options.workspaces ?? [])],
     transient: options.demo ? [options.launch.cwd] : [],
     log: options.log,
@@ -104,7 +106,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const connections = new ConnectionLimits();
   let port = options.port;
   // pier's own host name for this launch (launch-host.ts): what its links and cookies name.
-  const names = siteNamesFor(options.host);
+  // Kept across runs in pier's state folder, so an installed app finds pier again (kept-host-name.ts).
+  const names = siteNamesFor(options.host, await keptHostName(stateDir, options.log));
   const site: Site = {
     ...names,
     get port() {
@@ -128,6 +131,10 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://relay.invalid");
     if (url.searchParams.has("token")) return redeemLink(request, response, url, links, site);
+    // The app's manifest and icons: the browser fetches them without the session cookie (to install Pier as an app); nothing in them is private.
+    if (isInstallFile(url.pathname) && (request.method === "GET" || request.method === "HEAD") && isAllowedHost(request.headers.host, site)) {
+      return serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));
+    }
     const grant = admitHttp(request, response, url, links, site);
     if (grant === null) return;
     // Viewers look: anything that changes the workspace needs a driver.
@@ -216,6 +223,11 @@ async function closeRelay(server: Server, wss: WebSocketServer, live: LiveSessio
   wss.close();
   await live.closeAll(CLOSE_GOING_AWAY, "pier is shutting down");
   await serverClosed;
+}
+
+/** The web manifest and its icons (web/public): public, so a browser can install Pier as an app. */
+function isInstallFile(pathname: string): boolean {
+  return pathname === "/manifest.webmanifest" || /^\/icons\/pier(-\d+)?\.(png|svg)$/.test(pathname);
 }
 
 function statusText(status: number): string {

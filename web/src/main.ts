@@ -4,6 +4,7 @@ import "./app.css";
 import { connection } from "./lib/app-context.svelte.ts";
 import { replaySession } from "./lib/replay/replay-session.svelte.ts";
 import { startSettings } from "./lib/settings/settings-store.svelte.ts";
+import { registerServiceWorker } from "./lib/app-install.ts";
 
 /** How long a page waits for the inspector's store before it applies what it receives anyway. */
 const INSPECTOR_WAIT_MS = 3000;
@@ -17,6 +18,7 @@ const inspectorStore = import("./lib/inspector/inspector-store.svelte.ts").catch
 startSettings();
 mount(App, { target });
 void start();
+registerServiceWorker();
 
 /**
  * A live relay, or the capture `pier replay` serves (its link leads to
