@@ -64,7 +64,8 @@ export type LiveCard = {
   /** When `state` began. */
   since: number;
   tool: string | null;
-  question: { id: string; method: string; title: string } | null;
+  /** The dialog waiting for an answer; a select's choices come with it (capped), so it can be answered from the board. */
+  question: { id: string; method: string; title: string; options?: string[] } | null;
   error: string | null;
   /** The session's name, else its first prompt's first line. */
   title: string | null;

@@ -28,7 +28,7 @@ export type RunSummary = {
   /** The tool running now, while working. */
   tool: string | null;
   /** The dialog waiting for an answer (title and kind), while it waits. */
-  question: { id: string; method: string; title: string } | null;
+  question: { id: string; method: string; title: string; options?: string[] } | null;
   /** The last error pi reported for a run (an assistant message's error), or how pi exited. */
   error: string | null;
   /** The session's name (session_info_changed), else the first prompt's first line. */
@@ -42,6 +42,8 @@ export type RunSummary = {
 const PROMPT_RESPONSE = /"type":"response","command":"prompt"/;
 /** Responses after which pi may have another session file open. */
 const SESSION_COMMANDS = /"type":"response","command":"(new_session|switch_session|fork|clone)"/;
+/** A select's choices kept for its card at most (a longer list is answered on the session's page). */
+const MAX_OPTIONS = 50;
 const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 
 export class RunTracker {
@@ -49,7 +51,7 @@ export class RunTracker {
   #since: number;
   #tool: string | null = null;
   /** Dialogs waiting, by request id, oldest first (a run may ask more than one). */
-  readonly #dialogs = new Map<string, { id: string; method: string; title: string }>();
+  readonly #dialogs = new Map<string, { id: string; method: string; title: string; options?: string[] }>();
   #error: string | null = null;
   #name: string | null = null;
   #firstPrompt: string | null = null;
@@ -219,7 +221,8 @@ export class RunTracker {
         const id = record?.["id"];
         if (typeof method !== "string" || typeof id !== "string" || !DIALOGS.has(method)) return this.#activity();
         const title = typeof record!["title"] === "string" ? record!["title"] : typeof record!["message"] === "string" ? record!["message"] : method;
-        this.#dialogs.set(id, { id, method, title: title.slice(0, 300) });
+        const options = method === "select" && Array.isArray(record!["options"]) ? record!["options"].filter((o): o is string => typeof o === "string").slice(0, MAX_OPTIONS).map((o) => o.slice(0, 200)) : undefined;
+        this.#dialogs.set(id, { id, method, title: title.slice(0, 300), ...(options ? { options } : {}) });
         return this.#changed();
       }
       default:

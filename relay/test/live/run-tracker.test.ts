@@ -48,6 +48,9 @@ describe("RunTracker", () => {
     expect(run.summary).toMatchObject({ state: "needs_you", question: { id: "d1", method: "confirm", title: "Delete build/?" } });
     run.command("extension_ui_response", { type: "extension_ui_response", id: "d1", confirmed: true });
     expect(run.summary).toMatchObject({ state: "working", question: null });
+    // A select brings its choices, so the board can answer it.
+    run.stdout(line({ type: "extension_ui_request", id: "s1", method: "select", title: "Pick", options: ["Red", "Green", 3] }));
+    expect(run.summary.question).toEqual({ id: "s1", method: "select", title: "Pick", options: ["Red", "Green"] });
   });
 
   it("tells a failed run (the model's error) from one the user stopped (pi 1.x aborted, or an abort sent on 0.87.1)", () => {
