@@ -52,6 +52,17 @@
 // `PIER_BENCH_BASELINE_PIER=<…/relay/bin/pier.js>` (another checkout's pier,
 // its relay bundle built) measures that relay too, with this web/dist.
 // `PIER_BENCH_FLOOR=0` leaves the floor out.
+// `PIER_BENCH_AGENTS=1,8` (the default) is how many agents stream at once,
+// one of them watched (issue #32): for a count N > 1 the pier of each round
+// starts N−1 more live sessions (POST /api/live, each in its own temp
+// folder), each with a client in this process that reads its bytes and
+// drops them (bench/support/other-agents.ts), and prompts them all as the
+// watched page's prompt is sent, so they stream the same long answer at the
+// same time. Every count is measured for the states in
+// `PIER_BENCH_AGENTS_PANELS` (default "closed"; the others run with 1 agent,
+// as before), and a last table sets the watched page's delta → visible p95
+// and longest main-thread task with N agents beside those with the first
+// count, and their ratio (target ≤ 1.2×).
 // `PIER_BENCH_SCREENSHOTS=<dir>` saves a screenshot mid-stream and one at
 // the end of the last round. Prints medians over rounds; asserts nothing.
 import { existsSync } from "node:fs";
@@ -61,6 +72,7 @@ import { join, resolve } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { connectBrowser, startPier, type Browser as WireClient } from "../relay/test/support/pier-process.ts";
 import { mainThreadTasks } from "./support/main-thread-tasks.ts";
+import { startOtherAgents, type OtherAgents } from "./support/other-agents.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
 import { streamScenario } from "./support/stream-scenario.ts";
 
@@ -79,10 +91,20 @@ const baselineDist = baselineDistFromEnv();
 const screenshots = process.env.PIER_BENCH_SCREENSHOTS ? resolve(process.env.PIER_BENCH_SCREENSHOTS) : null;
 
 type Panel = "closed" | "records" | "bytes" | "editor";
-/** `panel` null: the floor page, which has no inspector. */
-type Variant = { name: string; dist: string | null; bin: string | null; panel: Panel | null };
-const panels = (process.env.PIER_BENCH_PANELS ?? "closed,records,bytes,editor").split(",").map((p) => p.trim()) as Panel[];
-for (const panel of panels) if (!["closed", "records", "bytes", "editor"].includes(panel)) throw new Error(`PIER_BENCH_PANELS: unknown state ${panel}`);
+/** `panel` null: the floor page, which has no inspector. `agents`: how many stream at once, the watched one included. */
+type Variant = { name: string; dist: string | null; bin: string | null; panel: Panel | null; agents: number };
+const PANELS = ["closed", "records", "bytes", "editor"];
+const panelList = (name: string, fallback: string): Panel[] => {
+  const list = (process.env[name] ?? fallback).split(",").map((p) => p.trim()).filter((p) => p !== "");
+  for (const panel of list) if (!PANELS.includes(panel)) throw new Error(`${name}: unknown state ${panel}`);
+  return list as Panel[];
+};
+const panels = panelList("PIER_BENCH_PANELS", PANELS.join(","));
+const agentsPanels = panelList("PIER_BENCH_AGENTS_PANELS", "closed");
+const agentCounts = (process.env.PIER_BENCH_AGENTS ?? "1,8").split(",").map((n) => n.trim());
+for (const n of agentCounts) if (!/^[1-9]\d*$/.test(n)) throw new Error(`PIER_BENCH_AGENTS: not a count of agents: ${n}`);
+/** How many agents stream in a state's rounds: every count for the agents states, one for the others. */
+const countsFor = (panel: Panel) => (agentsPanels.includes(panel) ? [...new Set(agentCounts.map(Number))] : [1]);
 const baselinePier = process.env.PIER_BENCH_BASELINE_PIER ?? null;
 const dists: { name: string; dist: string | null; bin: string | null }[] = [
   ...(baselineDist ? [{ name: "baseline", dist: baselineDist, bin: null }] : []),
@@ -91,8 +113,18 @@ const dists: { name: string; dist: string | null; bin: string | null }[] = [
 ];
 const FLOOR_PAGE = new URL("./support/floor-page/", import.meta.url).pathname;
 const variants: Variant[] = [
-  ...(process.env.PIER_BENCH_FLOOR === "0" ? [] : [{ name: "floor", dist: FLOOR_PAGE, bin: null, panel: null }]),
-  ...dists.flatMap((d) => panels.map((panel) => ({ name: dists.length > 1 ? `${d.name} ${panel}` : panel, dist: d.dist, bin: d.bin, panel }))),
+  ...(process.env.PIER_BENCH_FLOOR === "0" ? [] : [{ name: "floor", dist: FLOOR_PAGE, bin: null, panel: null, agents: 1 }]),
+  ...dists.flatMap((d) =>
+    panels.flatMap((panel) =>
+      countsFor(panel).map((agents) => ({
+        name: `${dists.length > 1 ? `${d.name} ${panel}` : panel}${agents > 1 ? ` ×${agents}` : ""}`,
+        dist: d.dist,
+        bin: d.bin,
+        panel,
+        agents,
+      })),
+    ),
+  ),
 ];
 
 interface Sample {
@@ -117,6 +149,10 @@ interface Sample {
   keyMedianMs: number;
   keyMaxMs: number;
   keys: number;
+  /** Of the agents nobody watched, how many finished their answer (NaN with one agent). */
+  othersSettled: number;
+  /** Bytes all of them received, in MB. */
+  othersMB: number;
 }
 
 const quantile = (values: readonly number[], q: number): number => {
@@ -340,10 +376,15 @@ const scenarioFile = join(scenarioDir, "stream.json");
 await writeFile(scenarioFile, JSON.stringify(streamScenario({ deltas: DELTAS, durationMs: STREAM_MS })));
 
 async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
-  const pier = await startPier(["--demo", "--new-session", "--demo-scenario", scenarioFile], variant.bin ? { bin: variant.bin } : {});
+  // More agents than pier's default of running ones need a higher cap; the flag is left out otherwise, so an older pier still runs.
+  const cap = variant.agents > 8 ? ["--max-agents", String(variant.agents)] : [];
+  const pier = await startPier(["--demo", "--new-session", "--demo-scenario", scenarioFile, ...cap], variant.bin ? { bin: variant.bin } : {});
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   let wire: WireClient | null = null;
+  let others: OtherAgents | null = null;
   try {
+    // Started before the page opens, so their start-up is not in the measured stream.
+    if (variant.agents > 1) others = await startOtherAgents(pier, variant.agents - 1);
     await context.addInitScript(instrumentPage, DELTAS);
     const page: Page = await openPier(context, pier, variant.dist);
     await page.getByRole("heading", { name: "What should pi work on?" }).waitFor({ timeout: 60_000 });
@@ -356,6 +397,8 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
 
     await browser.startTracing(page, { categories: ["toplevel", "__metadata"] });
     await box.press("Enter");
+    // The same moment as the watched prompt: each pi takes about as long to start its answer, so the answers stream together.
+    others?.prompt("Stream a long answer");
     // Type while it streams, one key every 100 ms.
     let typing = true;
     const typist = (async () => {
@@ -378,6 +421,7 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     await typist;
     const trace = await browser.stopTracing();
     await wire.waitUntil(watch.settled, "pi's agent_settled", 30_000);
+    await others?.waitSettled(30_000);
     if (shoot && screenshots) {
       await page.waitForTimeout(500);
       await page.screenshot({ path: join(screenshots, `stream-${variant.name.replace(/\W+/g, "-")}-end.png`) });
@@ -444,11 +488,44 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
       keyMedianMs: median(probe.keyLatency),
       keyMaxMs: Math.max(0, ...probe.keyLatency),
       keys: probe.keyLatency.length,
+      othersSettled: others === null ? NaN : others.settled(),
+      othersMB: others === null ? NaN : others.bytes() / 1e6,
     };
   } finally {
+    await others?.close();
     await wire?.close();
     await context.close();
     await pier.stop();
+  }
+}
+
+/**
+ * Issue #32's bound, side by side: per state measured with several counts of
+ * agents, the watched page's figures with each count beside those with the
+ * first count, and the ratio (target ≤ 1.2×).
+ */
+function printAgentRatios(all: Variant[], figure: (v: Variant, key: keyof Sample, aggregate: (values: number[]) => number) => number): void {
+  const rows: [string, keyof Sample][] = [
+    ["delta → visible, p95 (ms)", "latencyP95Ms"],
+    ["longest main-thread task (ms)", "longestTaskMs"],
+    // The page's own share: on a machine with fewer cores than busy pi children, the wall times above also count waiting for a core.
+    ["most CPU time in one task (ms)", "longestTaskCpuMs"],
+  ];
+  console.log(`\nThe watched stream with more agents streaming at once (median of ${ROUNDS} rounds; target ratio ≤ 1.2×):`);
+  for (const more of all.filter((v) => v.panel !== null && v.agents > 1)) {
+    // The same build and state with the fewest agents measured.
+    const same = all.filter((v) => v.dist === more.dist && v.bin === more.bin && v.panel === more.panel);
+    const base = same.reduce((least, v) => (v.agents < least.agents ? v : least));
+    if (base === more) continue;
+    const head = `${base.name} (${base.agents} agent${base.agents > 1 ? "s" : ""})`;
+    const other = `${more.name} (${more.agents} agents)`;
+    console.log(`${"".padEnd(40)}${head.padStart(24)}${other.padStart(24)}${"ratio".padStart(9)}`);
+    for (const [label, key] of rows) {
+      const a = figure(base, key, median);
+      const b = figure(more, key, median);
+      const ratio = Number.isFinite(b / a) ? `${(b / a).toFixed(2)}×` : "—";
+      console.log(`${label.padEnd(40)}${a.toFixed(0).padStart(24)}${b.toFixed(0).padStart(24)}${ratio.padStart(9)}`);
+    }
   }
 }
 
@@ -491,19 +568,22 @@ try {
     ["key → next frame, median (ms)", "keyMedianMs", 0],
     ["key → next frame, max (ms)", "keyMaxMs", 0],
     ["keys typed while streaming", "keys", 0],
+    ["unwatched agents that finished", "othersSettled", 0],
+    ["bytes to unwatched agents (MB)", "othersMB", 1],
   ];
+  const figure = (v: Variant, key: keyof Sample, aggregate: (values: number[]) => number) => {
+    const measured = samples.get(v.name)!.map((s) => s[key]).filter(Number.isFinite);
+    return measured.length === 0 ? NaN : aggregate(measured);
+  };
   console.log(
-    `Streaming ${DELTAS.toLocaleString("en")} text deltas, protocol inspector ${panels.join(" / ")} (editor: closed, keys typed into Monaco), median of ${ROUNDS} rounds unless a row says worst (Chromium 1280×800, pier + pi, scripted model):`,
+    `Streaming ${DELTAS.toLocaleString("en")} text deltas, protocol inspector ${panels.join(" / ")} (editor: closed, keys typed into Monaco; ×N: N agents streaming at once, one watched), median of ${ROUNDS} rounds unless a row says worst (Chromium 1280×800, pier + pi, scripted model):`,
   );
   const width = Math.max(12, ...variants.map((v) => v.name.length + 2));
   const head = variants.map((v) => v.name.padStart(width)).join("") + (variants.length === 2 ? "ratio".padStart(9) : "");
   console.log(`${"".padEnd(40)}${head}`);
   for (const [label, key, digits, aggregate = median] of rows) {
     // A figure a round could not measure (frames that did not line up) is left out; "n/a" when no round could.
-    const values = variants.map((v) => {
-      const measured = samples.get(v.name)!.map((s) => s[key]).filter(Number.isFinite);
-      return measured.length === 0 ? NaN : aggregate(measured);
-    });
+    const values = variants.map((v) => figure(v, key, aggregate));
     const quotient = values.length === 2 ? values[1]! / values[0]! : NaN;
     // A count of 0 in the first column (no task over 50 ms) gives no ratio.
     const ratio = values.length === 2 ? (Number.isFinite(quotient) ? `${quotient.toFixed(2)}×` : "—").padStart(9) : "";
@@ -512,6 +592,7 @@ try {
   if (variants.some((v) => v.panel === null)) console.log("(floor: a page that only parses the bytes and appends each frame's text as plain text, bench/support/floor-page)");
   if (baselineDist) console.log(`(baseline: the page built from ${baselineDist})`);
   if (variants.length === 2) console.log(`(ratio = ${variants[1]!.name} ÷ ${variants[0]!.name}, lower is better except for frames)`);
+  if (variants.some((v) => v.agents > 1)) printAgentRatios(variants, figure);
 } finally {
   await browser.close();
   await rm(scenarioDir, { recursive: true, force: true });
