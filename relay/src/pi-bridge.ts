@@ -36,6 +36,8 @@ export type PiBridgeOptions = {
   trust?: WorkspaceTrustService;
   /** The live session this bridge serves (what a viewer link made from its pages opens). */
   liveId?: string;
+  /** Dialogs pi waits for now, with when they passed (the board's run tracker), for a joining page's hello. */
+  waitingDialogs?: () => { id: string; since: number }[];
   /** A command went to pi (after every check): its type and record, for the board's state of this session. */
   onCommand?: (type: string, command: Readonly<Record<string, unknown>>) => void;
   log: (line: string) => void;
@@ -77,6 +79,7 @@ export class PiBridge {
       this.hub.flushStdout();
       if (child.state === "starting") {
         this.#replay.clear();
+        this.room.forgetAnswers();
         this.#sentLog.clear();
         this.#recentStderr.length = 0;
       } else if (child.state === "running") {
@@ -140,6 +143,7 @@ export class PiBridge {
         people: room.people.list(),
         heartbeatMs: this.heartbeat.intervalMs,
         sent: this.#sentLog.forJoiner(grant.id, this.#replay.start),
+        dialogs: { waiting: this.#options.waitingDialogs?.() ?? [], answered: room.answeredDialogs() },
         ...(this.#options.trust ? { trust: this.#options.trust.info } : {}),
       };
     });

@@ -28,8 +28,8 @@ export class Room {
   readonly people = new People();
   readonly #links: AccessLinks;
   readonly #clients = new Map<string, BrowserClient>();
-  /** extension_ui request id → who answered it. */
-  readonly #answered = new Map<string, Person>();
+  /** extension_ui request id → who answered it, and when. */
+  readonly #answered = new Map<string, { person: Person; at: number }>();
   readonly #suggestions = new Map<string, Suggestion>();
   /** The last focus each driver reported. */
   readonly #focus = new Map<string, Focus>();
@@ -55,6 +55,16 @@ export class Room {
       }),
       links.onChanged(() => this.#sendLinks()),
     ];
+  }
+
+  /** Dialogs answered (of those remembered), for a joining page's hello. */
+  answeredDialogs(): { id: string; by: string; at: number }[] {
+    return [...this.#answered].map(([id, { person, at }]) => ({ id, by: person.name, at }));
+  }
+
+  /** pi restarted: its dialog ids start over. */
+  forgetAnswers(): void {
+    this.#answered.clear();
   }
 
   /** This session is gone: stop hearing of links. */
@@ -116,8 +126,8 @@ export class Room {
   /** `person` answers dialog `requestId`: null when theirs is the first answer, else who answered first. */
   claimAnswer(requestId: string, person: Person): Person | null {
     const first = this.#answered.get(requestId);
-    if (first !== undefined) return first;
-    this.#answered.set(requestId, person);
+    if (first !== undefined) return first.person;
+    this.#answered.set(requestId, { person, at: Date.now() });
     if (this.#answered.size > REMEMBERED_ANSWERS) this.#answered.delete(this.#answered.keys().next().value!);
     return null;
   }

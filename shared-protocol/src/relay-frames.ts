@@ -141,6 +141,15 @@ export type RelayFrame =
        * relays and captures.
        */
       sent?: SentPrompt[];
+      /**
+       * What the relay knows of pi's dialogs (extension_ui_request select,
+       * confirm, input, editor) of this child: those still waiting for an
+       * answer, with when the relay passed them on (pi's clock, near enough:
+       * a countdown goes on from there after a reload), and those already
+       * answered, by whom. A late page shows only what still waits. Absent
+       * from older relays and captures.
+       */
+      dialogs?: { waiting: { id: string; since: number }[]; answered: { id: string; by: string; at: number }[] };
     }
   | { type: "replay_end" }
   /** Nothing else went to this browser for `heartbeatMs`: the relay is still here. */

@@ -14,6 +14,7 @@ import {
   MAX_NOTICES,
   MAX_TOASTS,
   pushToast,
+  relayDialogsOf,
   remainingMs,
   removeDialog,
   replayedDialogs,
@@ -316,4 +317,37 @@ describe("settledInReplay", () => {
   function applyRecordToUi(ui: ReturnType<typeof createExtensionUiState>, record: { type: string }) {
     if (record.type === "extension_ui_request") applyExtensionUiRequest(ui, record, 0);
   }
+});
+
+describe("dialogs the relay knows about (rule 7)", () => {
+  const confirm = (id: string, timeout?: number) => ({ type: "extension_ui_request", id, method: "confirm", title: `Dialog ${id}`, ...(timeout ? { timeout } : {}) });
+
+  it("in a replay, drops a dialog someone answered, and shows one still waiting as live with its countdown from when it was asked", () => {
+    const ui = createExtensionUiState();
+    ui.relayDialogs = relayDialogsOf({ waiting: [{ id: "w", since: 10_000 }], answered: [{ id: "a", by: "Ada", at: 9_000 }] });
+    markReplaying(ui);
+    applyExtensionUiRequest(ui, confirm("a"), 50_000);
+    applyExtensionUiRequest(ui, confirm("w", 30_000), 50_000);
+    applyExtensionUiRequest(ui, confirm("u"), 50_000);
+    markLive(ui);
+    expect(ui.dialogs.map((d) => [d.id, d.replayed])).toEqual([
+      ["w", false],
+      ["u", true],
+    ]);
+    const waiting = ui.dialogs[0]!;
+    expect(waiting.deadline).toBe(40_000);
+    expect(remainingMs(waiting, 25_000)).toBe(15_000);
+  });
+
+  it("reads hello.dialogs defensively, and changes nothing live or without it", () => {
+    expect(relayDialogsOf(null)).toBeNull();
+    const odd = relayDialogsOf({ waiting: [{ id: 3, since: "x" }, null, { id: "ok", since: 1 }], answered: "no" })!;
+    expect([...odd.waiting]).toEqual([["ok", 1]]);
+    expect(odd.answered.size).toBe(0);
+    const ui = createExtensionUiState();
+    ui.relayDialogs = relayDialogsOf({ waiting: [], answered: [{ id: "a", by: "Ada", at: 1 }] });
+    // Live (not a replay): the relay's list is about the past; a new request with that id is shown.
+    applyExtensionUiRequest(ui, confirm("a"), 5);
+    expect(ui.dialogs.map((d) => d.id)).toEqual(["a"]);
+  });
 });

@@ -98,6 +98,7 @@ export class LiveSession {
     });
     this.bridge = new PiBridge({
       liveId: options.id,
+      waitingDialogs: () => this.#tracker.waitingDialogs,
       onCommand: (type, command) => this.#tracker.command(type, command),
       pi: this.pi,
       demo: options.demo,

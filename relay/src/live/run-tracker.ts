@@ -52,6 +52,10 @@ export class RunTracker {
   #tool: string | null = null;
   /** Dialogs waiting, by request id, oldest first (a run may ask more than one). */
   readonly #dialogs = new Map<string, { id: string; method: string; title: string; options?: string[] }>();
+  /** When each waiting dialog passed, by id. */
+  readonly #dialogSince = new Map<string, number>();
+  /** When pi answers a dialog with a timeout by itself (its default), by id. */
+  readonly #dialogEnds = new Map<string, number>();
   #error: string | null = null;
   #name: string | null = null;
   #firstPrompt: string | null = null;
@@ -83,6 +87,7 @@ export class RunTracker {
   }
 
   get summary(): RunSummary {
+    this.#dropTimedOut();
     const question = this.#dialogs.values().next().value ?? null;
     return {
       state: question !== null && (this.#state === "working" || this.#state === "idle" || this.#state === "done") ? "needs_you" : this.#state,
@@ -102,11 +107,19 @@ export class RunTracker {
     return this.#promptsUnanswered > 0 || this.#state === "working" || this.#state === "starting" || this.#dialogs.size > 0;
   }
 
+  /** Dialogs waiting for an answer, with when each passed. */
+  get waitingDialogs(): { id: string; since: number }[] {
+    this.#dropTimedOut();
+    return [...this.#dialogs.keys()].map((id) => ({ id, since: this.#dialogSince.get(id) ?? this.#since }));
+  }
+
   /** pi's child changed state. */
   child(status: ChildStatus): void {
     if (status.state !== "running") this.#promptsUnanswered = 0;
     if (status.state === "starting") {
       this.#dialogs.clear();
+      this.#dialogSince.clear();
+      this.#dialogEnds.clear();
       this.#tool = null;
       this.#line = [];
       this.#lineBytes = 0;
@@ -116,6 +129,8 @@ export class RunTracker {
       this.#set("idle");
     } else {
       this.#dialogs.clear();
+      this.#dialogSince.clear();
+      this.#dialogEnds.clear();
       this.#tool = null;
       const clean = status.code === 0 || status.signal === "SIGTERM";
       this.#error = status.error ?? (clean ? null : `pi exited with ${status.signal ?? `code ${status.code}`}`);
@@ -133,7 +148,10 @@ export class RunTracker {
       if (first !== "") this.#firstPrompt = first;
       this.#onChange();
     }
-    if (type === "extension_ui_response" && typeof command["id"] === "string" && this.#dialogs.delete(command["id"])) this.#onChange();
+    if (type === "extension_ui_response" && typeof command["id"] === "string" && this.#dialogs.delete(command["id"])) {
+      this.#dialogSince.delete(command["id"]);
+      this.#onChange();
+    }
   }
 
   /** A chunk of pi's stdout (not kept: what is needed is copied). */
@@ -223,6 +241,9 @@ export class RunTracker {
         const title = typeof record!["title"] === "string" ? record!["title"] : typeof record!["message"] === "string" ? record!["message"] : method;
         const options = method === "select" && Array.isArray(record!["options"]) ? record!["options"].filter((o): o is string => typeof o === "string").slice(0, MAX_OPTIONS).map((o) => o.slice(0, 200)) : undefined;
         this.#dialogs.set(id, { id, method, title: title.slice(0, 300), ...(options ? { options } : {}) });
+        this.#dialogSince.set(id, this.#now());
+        const timeout = record!["timeout"];
+        if (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0) this.#dialogEnds.set(id, this.#now() + timeout);
         return this.#changed();
       }
       default:
@@ -241,6 +262,18 @@ export class RunTracker {
     if (stopReason === "error") this.#runError = typeof errorMessage === "string" ? errorMessage.slice(0, 500) : "the model returned an error";
     else if (stopReason !== "aborted") this.#runError = null;
     this.#changed();
+  }
+
+  /** Dialogs whose timeout passed: pi took their default, nobody can answer them any more. */
+  #dropTimedOut(): void {
+    if (this.#dialogEnds.size === 0) return;
+    const now = this.#now();
+    for (const [id, end] of this.#dialogEnds) {
+      if (end > now) continue;
+      this.#dialogEnds.delete(id);
+      this.#dialogs.delete(id);
+      this.#dialogSince.delete(id);
+    }
   }
 
   #set(state: RunState): void {

@@ -53,6 +53,17 @@ describe("RunTracker", () => {
     expect(run.summary.question).toEqual({ id: "s1", method: "select", title: "Pick", options: ["Red", "Green"] });
   });
 
+  it("lists waiting dialogs with when they passed, and drops one whose timeout passed (pi took its default)", () => {
+    const { run, tick } = tracker();
+    run.stdout(line({ type: "extension_ui_request", id: "t1", method: "confirm", title: "Quick?", timeout: 2_000 }));
+    tick(500);
+    run.stdout(line({ type: "extension_ui_request", id: "e1", method: "editor", title: "Write" }));
+    expect(run.waitingDialogs).toEqual([{ id: "t1", since: 1_000 }, { id: "e1", since: 1_500 }]);
+    tick(1_600);
+    expect(run.waitingDialogs).toEqual([{ id: "e1", since: 1_500 }]);
+    expect(run.summary.question?.id).toBe("e1");
+  });
+
   it("tells a failed run (the model's error) from one the user stopped (pi 1.x aborted, or an abort sent on 0.87.1)", () => {
     const failed = tracker().run;
     failed.stdout(line({ type: "agent_start" }));

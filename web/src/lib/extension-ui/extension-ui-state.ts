@@ -53,7 +53,11 @@
 //  5. a new pi child or a reconnect starts from a fresh state;
 //  6. a live dialog the same evidence shows pi moved past is marked
 //     `withdrawn` (dialog-evidence.ts), not removed: the extension stopped
-//     waiting (its AbortSignal), and an answer would go nowhere.
+//     waiting (its AbortSignal), and an answer would go nowhere;
+//  7. from a relay that says (hello.dialogs), a replayed dialog someone
+//     answered is not shown at all, and one the relay knows is still
+//     waiting is shown as a live dialog whose countdown runs from when the
+//     relay passed it on (not from the reload).
 
 import type {
   ExtensionUiDialogRequest,
@@ -155,7 +159,36 @@ export interface ExtensionUiState {
   unread: number;
   /** Replayed notices not yet sorted into "shown before" and "new here" (markLive). */
   replayedNotices: ExtensionNotice[];
+  /**
+   * What the relay said in its hello about this child's dialogs (rule 7):
+   * those still waiting (with when the relay passed them on) and those
+   * already answered (by whom). Null from an older relay or a capture.
+   */
+  relayDialogs: RelayDialogs | null;
   seq: number;
+}
+
+/** hello.dialogs, by id. */
+export type RelayDialogs = { waiting: Map<string, number>; answered: Map<string, { by: string; at: number }> };
+
+/** hello.dialogs (untrusted: malformed entries are left out) as the state keeps it. */
+export function relayDialogsOf(dialogs: unknown): RelayDialogs | null {
+  if (typeof dialogs !== "object" || dialogs === null) return null;
+  const { waiting, answered } = dialogs as Record<string, unknown>;
+  const result: RelayDialogs = { waiting: new Map(), answered: new Map() };
+  if (Array.isArray(waiting)) {
+    for (const entry of waiting) {
+      const { id, since } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof id === "string" && typeof since === "number" && Number.isFinite(since)) result.waiting.set(id, since);
+    }
+  }
+  if (Array.isArray(answered)) {
+    for (const entry of answered) {
+      const { id, by, at } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof id === "string" && typeof by === "string" && typeof at === "number") result.answered.set(id, { by, at });
+    }
+  }
+  return result;
 }
 
 export const MAX_TOASTS = 4;
@@ -177,6 +210,7 @@ export function createExtensionUiState(): ExtensionUiState {
     notices: [],
     unread: 0,
     replayedNotices: [],
+    relayDialogs: null,
     seq: 0,
   };
 }
@@ -275,13 +309,18 @@ function timeoutOf(record: Record<string, unknown>): { timeout?: number } {
 
 function addDialog(ui: ExtensionUiState, request: ExtensionUiDialogRequest, now: number, ownPrompts: readonly string[]): void {
   if (ui.dialogs.some((d) => d.id === request.id)) return;
+  // Rule 7: in a replay, the relay's word decides: answered → not shown; still waiting → a live dialog, its countdown from when it was asked.
+  const relay = ui.live ? null : ui.relayDialogs;
+  if (relay?.answered.has(request.id)) return;
+  const waitingSince = relay?.waiting.get(request.id);
+  const arrivedAt = waitingSince ?? now;
   const timeout = "timeout" in request ? request.timeout : undefined;
   ui.dialogs.push({
     id: request.id,
     request,
-    arrivedAt: now,
-    deadline: timeout === undefined ? null : now + timeout,
-    replayed: !ui.live,
+    arrivedAt,
+    deadline: timeout === undefined ? null : arrivedAt + timeout,
+    replayed: !ui.live && waitingSince === undefined,
     withdrawn: null,
     keptOpen: false,
     evidence: { openedInRun: ui.running, ownPrompts: [...ownPrompts], runSettled: false, promptAnswered: false, ownPromptAnswered: false },

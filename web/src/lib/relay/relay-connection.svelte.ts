@@ -34,7 +34,7 @@ import type { ConversationMessage, RpcResponse } from "../pi-types.ts";
 import { applyInvalidLine, applyRecord, noteCommandSent } from "../session/reduce-record.ts";
 import { compactedHistory, type EntryIndex } from "../session/entry-index.ts";
 import { expirePending } from "../session/pending-commands.ts";
-import { removeDialog } from "../extension-ui/extension-ui-state.ts";
+import { relayDialogsOf, removeDialog } from "../extension-ui/extension-ui-state.ts";
 import { settleRecord } from "./settle-records.ts";
 import { createSessionState, resetSessionState, type SessionState } from "../session/session-state.ts";
 import { appendLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../session/record-log.ts";
@@ -656,6 +656,8 @@ export class RelayConnection {
     // The replay that follows is the whole (bounded) stdout of this child: start clean.
     this.#inbound.resetDecoder();
     resetSessionState(this.session);
+    // Which replayed dialogs still wait, and which were answered (extension-ui-state.ts, rule 7).
+    this.session.extensionUi.relayDialogs = relayDialogsOf(hello.dialogs);
     this.#listeners.record({ kind: "reset" });
     this.replaying = true;
     this.#replayHeadMayBeCut = hello.replay.truncated;
