@@ -191,6 +191,10 @@ export class RelayConnection {
         this.logVersion++;
       },
     });
+    // The room tells of a session change when pi confirms it (room.svelte.ts noteRecord).
+    this.#listeners.onRecord((event) => {
+      if (event.kind === "record") this.room.noteRecord(event.record);
+    });
     this.#loader = new SessionLoader({
       send: (command) => this.send(command),
       call: (command) => this.call(command),

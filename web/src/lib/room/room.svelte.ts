@@ -38,6 +38,8 @@ export class Room {
   /** What the others did, oldest first (bounded). */
   events = $state.raw<RoomEvent[]>([]);
   #eventSeq = 0;
+  /** Session changes sent by someone, by command id, until pi answers (noteRecord). */
+  readonly #awaiting = new Map<string, { by: Person; action: RoomAction; at: number }>();
   readonly #listeners = new Set<(event: RoomEvent) => void>();
 
   get role(): Person["role"] | null {
@@ -93,7 +95,12 @@ export class Room {
         return;
       case "command_sent": {
         const action = describeCommand(frame.line);
-        if (action !== null) this.#record(frame.sender, action, frame.at || at);
+        if (action === null) return;
+        // What an extension may still cancel is said once pi confirms it (noteRecord), not when it was sent.
+        const id = CONFIRMED_BY_PI.has(action.kind) ? commandIdOf(frame.line) : null;
+        if (id === null) this.#record(frame.sender, action, frame.at || at);
+        else this.#awaiting.set(id, { by: frame.sender, action, at: frame.at || at });
+        if (this.#awaiting.size > MAX_AWAITING) this.#awaiting.delete(this.#awaiting.keys().next().value!);
         return;
       }
       case "activity":
@@ -122,6 +129,21 @@ export class Room {
     }
   }
 
+  /**
+   * A record from pi: the answer to someone's new_session, switch_session,
+   * fork or clone says whether it happened (an extension may cancel it:
+   * data.cancelled), and only then is it told.
+   */
+  noteRecord(value: unknown): void {
+    if (this.#awaiting.size === 0 || typeof value !== "object" || value === null) return;
+    const record = value as { type?: unknown; id?: unknown; success?: unknown; data?: { cancelled?: unknown } | null };
+    if (record.type !== "response" || typeof record.id !== "string") return;
+    const waiting = this.#awaiting.get(record.id);
+    if (waiting === undefined) return;
+    this.#awaiting.delete(record.id);
+    if (record.success === true && record.data?.cancelled !== true) this.#record(waiting.by, waiting.action, waiting.at);
+  }
+
   /** Forget everyone and everything (a replay going back to its start; the hello that follows fills it again). */
   reset(): void {
     this.you = null;
@@ -131,6 +153,7 @@ export class Room {
     this.suggestions = [];
     this.focus = {};
     this.events = [];
+    this.#awaiting.clear();
   }
 
   #presence(frame: Extract<RelayFrame, { type: "presence" }>): void {
@@ -160,6 +183,20 @@ export class Room {
         console.error("room listener failed", error);
       }
     }
+  }
+}
+
+/** Session changes an extension can cancel (session_before_* handlers): told when pi confirms them. */
+const CONFIRMED_BY_PI = new Set<RoomAction["kind"]>(["new_session", "switch_session", "fork", "clone"]);
+/** Sent session changes remembered while pi has not answered (pi answers each; a lost one must not grow the map). */
+const MAX_AWAITING = 100;
+
+function commandIdOf(line: string): string | null {
+  try {
+    const id = (JSON.parse(line) as { id?: unknown }).id;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
   }
 }
 
