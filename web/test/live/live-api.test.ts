@@ -71,9 +71,9 @@ describe("the board's API calls", () => {
 
   it("says the relay's own sentence when it refuses", async () => {
     next = { status: 503, body: JSON.stringify({ error: { code: "max_agents", message: "8 agents are running, the most this pier runs at once" } }) };
-    expect(await api().start("/work/x")).toEqual({ ok: false, error: "8 agents are running, the most this pier runs at once" });
+    expect(await api().start("/work/x")).toEqual({ ok: false, error: "8 agents are running, the most this pier runs at once", code: "max_agents" });
     next = { status: 400, body: JSON.stringify({ error: { code: "not_a_folder", message: "/work/x/README.md is a file, not a folder" } }) };
-    expect(await api().start("/work/x/README.md")).toEqual({ ok: false, error: "/work/x/README.md is a file, not a folder" });
+    expect(await api().start("/work/x/README.md")).toEqual({ ok: false, error: "/work/x/README.md is a file, not a folder", code: "not_a_folder" });
   });
 
   it("says the status when the refusal is not the relay's JSON, and that pier cannot be reached when nothing answers", async () => {

@@ -5,7 +5,8 @@
 // running…"), never a bare status code.
 import { LIVE_API_PATHS, type LiveBoard, type LiveCard } from "@pier/protocol";
 
-export type LiveResult = { ok: true; card: LiveCard | null } | { ok: false; error: string };
+/** A refusal carries the relay's code too (as folder_busy), so a page can offer what fits. */
+export type LiveResult = { ok: true; card: LiveCard | null } | { ok: false; error: string; code?: string };
 
 /** A dialog's answer, as pi takes it. */
 export type DialogAnswer = { value: string } | { confirmed: boolean } | { cancelled: true };
@@ -32,7 +33,11 @@ async function post(path: string, body: Record<string, unknown>, fetcher: Fetch)
   } catch {
     // Not JSON (a proxy's page, an empty body): the status says what there is to say.
   }
-  if (!response.ok) return { ok: false, error: errorSentence(json) ?? `pier answered ${response.status} ${response.statusText}`.trim() };
+  if (!response.ok) {
+    const code = errorCode(json);
+    const error = errorSentence(json) ?? `pier answered ${response.status} ${response.statusText}`.trim();
+    return code === null ? { ok: false, error } : { ok: false, error, code };
+  }
   const card = typeof json === "object" && json !== null && "card" in json ? ((json as { card: LiveCard | null }).card ?? null) : null;
   return { ok: true, card };
 }
@@ -44,11 +49,20 @@ function errorSentence(json: unknown): string | null {
   return null;
 }
 
+function errorCode(json: unknown): string | null {
+  if (typeof json !== "object" || json === null) return null;
+  const error = (json as { error?: unknown }).error;
+  if (typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string") return (error as { code: string }).code;
+  return null;
+}
+
 /** The API, bound to a fetch (the page's own by default; a test gives a real server's). */
 export function liveApi(fetcher: Fetch = (...args) => fetch(...args)) {
   return {
-    /** A new agent in `cwd` (an absolute folder path). */
-    start: (cwd: string) => post(LIVE_API_PATHS.sessions, { cwd }, fetcher),
+    /** A new agent in `cwd` (an absolute folder path); `force` starts it even where another agent works (the relay's folder_busy). */
+    start: (cwd: string, force = false) => post(LIVE_API_PATHS.sessions, force ? { cwd, force: true } : { cwd }, fetcher),
+    /** A new agent on a new branch `branch` and git worktree made from `workspace`'s HEAD. */
+    startOnBranch: (workspace: string, branch: string) => post(LIVE_API_PATHS.worktree, { workspace, branch }, fetcher),
     stop: (id: string) => post(LIVE_API_PATHS.stop, { id }, fetcher),
     restart: (id: string) => post(LIVE_API_PATHS.restart, { id }, fetcher),
     archive: (id: string) => post(LIVE_API_PATHS.archive, { id }, fetcher),
