@@ -34,7 +34,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const api = () => worktreeApi((input, init) => fetch(new URL(String(input), origin), init));
-const last = () => seen[seen.length - 1];
+function last(): Seen {
+  const request = seen.at(-1);
+  if (request === undefined) throw new Error("the server saw no request");
+  return request;
+}
 
 describe("the worktree card's API calls", () => {
   it("reads a diff and one file's sides by GET with the id (and path) in the query", async () => {
