@@ -83,6 +83,7 @@ test("a worktree agent's card: summary, review in a diff tab, a fast-forward mer
   const diff = page.getByRole("region", { name: "Editor" }).locator(".monaco-diff-editor");
   await expect(diff).toBeVisible({ timeout: 30_000 });
   await expect(diff.locator(".editor.modified .view-lines")).toContainText("hello from the agent");
+  if (SHOTS !== null) await page.screenshot({ path: join(SHOTS, "worktree-diff-1440.png") });
 
   // Merge (fast-forward, the default), confirmed: main has the file, committed by pier.
   await page.keyboard.press("Alt+KeyA");
