@@ -5,7 +5,7 @@
 // works in (folder_busy) started anyway; at 1440x900 and 390x844. Real relay,
 // real pi children (the scripted model), real Chromium, real git.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
@@ -115,6 +115,11 @@ for (const size of [
     await expect(workspaceList(page).getByRole("button", { name: new RegExp(`^plain\\s*${join(tree, "plain")}`) })).toBeVisible();
     await form(page).getByRole("button", { name: "Start" }).click();
     await startedCard(page, 3, "plain");
+    // "Remove from list" takes it off the list only: the folder is still there.
+    await workspaceList(page).getByRole("button", { name: "Remove plain from list" }).click();
+    await expect(form(page).getByRole("status")).toHaveText(`${join(tree, "plain")} is off the list; its files are untouched.`);
+    await expect(workspaceList(page).getByRole("button", { name: /^plain\s/ })).toHaveCount(0);
+    expect(existsSync(join(tree, "plain"))).toBe(true);
 
     // A folder that cannot be listed: the relay's sentence in the chooser.
     await folderField(page).fill(join(tree, "nothing-here"));
