@@ -4,7 +4,9 @@
 // single command lines in. `/live/<id>/…` names a session; an unprefixed
 // path is for the browser's default one (live-route.ts). The board has its
 // own routes and socket (live/live-api.ts, live/board-sockets.ts).
+import { stat } from "node:fs/promises";
 import { type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { LIVE_API_PATHS, MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
@@ -96,7 +98,10 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     maxRunning: options.maxRunning ?? DEFAULT_MAX_RUNNING,
     idleStopMs: options.idleStopMs ?? 0,
     onBoardChange: () => board?.changed(),
-    onStarted: (cwd) => workspaces.use(cwd),
+    // A git worktree pier made for an agent is the agent's, not a workspace to list (its `.git` is a file, not a folder).
+    onStarted: async (cwd) => {
+      if (!(await isLinkedWorktree(cwd))) await workspaces.use(cwd);
+    },
     log: options.log,
   });
   const primary = await live.createPrimary();
@@ -223,6 +228,10 @@ async function closeRelay(server: Server, wss: WebSocketServer, live: LiveSessio
   wss.close();
   await live.closeAll(CLOSE_GOING_AWAY, "pier is shutting down");
   await serverClosed;
+}
+
+async function isLinkedWorktree(folder: string): Promise<boolean> {
+  return stat(join(folder, ".git")).then((info) => info.isFile(), () => false);
 }
 
 /** The web manifest and its icons (web/public): public, so a browser can install Pier as an app. */

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LIVE_API_PATHS, type LiveCard, type LiveDiff, type RelayFrame } from "@pier/protocol";
+import { LIVE_API_PATHS, WORKSPACES_API_PATHS, type LiveCard, type LiveDiff, type RelayFrame } from "@pier/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, exchangeToken, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
 import { httpJson } from "../workspace/workspace-http.ts";
@@ -112,6 +112,9 @@ describe("agents on worktrees", () => {
       return c?.branch === "agent/one" ? c : undefined;
     }, "the card's branch");
     expect(onBoard.worktree).toEqual(card.worktree);
+    // The worktree is the agent's, not a workspace of the list (the repository it came from may be).
+    const listed = (await httpJson(pier, "GET", WORKSPACES_API_PATHS.list)).json.workspaces as { path: string }[];
+    expect(listed.map((w) => w.path)).not.toContain(path);
 
     // The agent's work, as an agent leaves it: a commit, an edit, a new file nobody added.
     writeFileSync(join(path, "c.txt"), "committed\n");
