@@ -60,6 +60,28 @@ describe("the board store", () => {
   });
   afterEach(() => vi.useRealTimers());
 
+  it("waits for the page's own connection before opening its socket (a hanging board socket would hold the page's back)", () => {
+    let pageConnected = false;
+    const store = new BoardStore({
+      pathname: "/",
+      socketOrigin: "ws://pier.test",
+      createSocket: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      storage,
+      mayConnect: () => pageConnected,
+    });
+    store.start();
+    vi.advanceTimersByTime(2_000);
+    expect(sockets).toEqual([]);
+    pageConnected = true;
+    vi.advanceTimersByTime(600);
+    expect(sockets.map((s) => s.url)).toEqual(["ws://pier.test/api/live/board"]);
+    store.stop();
+  });
+
   it("opens the board socket and holds the cards of each frame, with what needs the person derived", () => {
     const store = make();
     store.start();

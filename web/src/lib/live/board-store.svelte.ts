@@ -5,6 +5,7 @@
 // link was revoked). Derived: what needs the person (inbox.ts).
 import { untrack } from "svelte";
 import { CLOSE_REVOKED, LIVE_API_PATHS, type BoardFrame, type LiveBoard, type LiveCard } from "@pier/protocol";
+import { connection } from "../app-context.svelte.ts";
 import { Backoff } from "../relay/socket-link.ts";
 import { cardKey, inboxOf, loadLooked, needsYouOf, saveLooked, withLooked, type InboxItem, type Looked } from "./inbox.ts";
 import { liveIdOf } from "./live-base.ts";
@@ -34,7 +35,17 @@ export interface BoardStoreOptions {
   storage?: Pick<Storage, "getItem" | "setItem"> | null;
   now?: () => number;
   random?: () => number;
+  /**
+   * Whether the board may open its socket now. Browsers open one WebSocket
+   * to a host at a time: a board socket hanging on a dead network would hold
+   * back the page's own connection (seen: dead-connection.spec), so the
+   * board waits until the page's connection is up.
+   */
+  mayConnect?: () => boolean;
 }
+
+/** How often a board waiting for the page's connection looks again. */
+const WAIT_FOR_PAGE_MS = 500;
 
 export class BoardStore {
   cards = $state.raw<LiveCard[]>([]);
@@ -176,6 +187,10 @@ export class BoardStore {
   #open(): void {
     this.#retry = null;
     if (!this.#running) return;
+    if (this.#options.mayConnect !== undefined && !this.#options.mayConnect()) {
+      this.#retry = setTimeout(() => this.#open(), WAIT_FOR_PAGE_MS);
+      return;
+    }
     this.phase = this.phase === "idle" ? "connecting" : "reconnecting";
     const create = this.#options.createSocket ?? ((url: string) => new WebSocket(url));
     let socket: BoardSocketLike;
@@ -221,4 +236,4 @@ export class BoardStore {
   }
 }
 
-export const board = new BoardStore();
+export const board = new BoardStore({ mayConnect: () => connection.phase === "connected" });
