@@ -49,7 +49,7 @@ for (const [size, viewport] of [
     await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
 
     await expect(chip(page)).toBeVisible();
-    await expect(chip(page)).toHaveAccessibleName("Extension status: 4 entries");
+    await expect(chip(page)).toHaveAccessibleName(/^Extension status: 4 entries; first: /);
     // The chip is inside the screen, next to the panel buttons that must stay reachable.
     const chipBox = (await chip(page).boundingBox())!;
     expect(chipBox.x + chipBox.width).toBeLessThanOrEqual(viewport.width);
@@ -69,11 +69,11 @@ for (const [size, viewport] of [
 
 test("an entry the extension clears leaves the list; the count follows", async ({ page, pier }) => {
   await page.goto(pier.url);
-  await expect(chip(page)).toHaveAccessibleName("Extension status: 4 entries");
+  await expect(chip(page)).toHaveAccessibleName(/^Extension status: 4 entries; first: /);
   const prompt = page.getByRole("textbox", { name: "Prompt" });
   await prompt.fill("/status-clear git-sync");
   await prompt.press("Enter");
-  await expect(chip(page)).toHaveAccessibleName("Extension status: 3 entries");
+  await expect(chip(page)).toHaveAccessibleName(/^Extension status: 3 entries; first: /);
   await chip(page).click();
   await expect(entries(page).getByRole("listitem")).toHaveCount(3);
   await expect(entries(page)).not.toContainText("git-sync");

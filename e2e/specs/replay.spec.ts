@@ -8,6 +8,7 @@ import type { Locator, Page } from "@playwright/test";
 import { startPierReplay, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expectAccessible } from "../support/accessible.ts";
 import { expect, extension, test } from "../support/pier.ts";
+import { expectExtensionStatus } from "../support/extension-status.ts";
 
 test.use({ scenarioName: "tools", piArgs: ["-e", extension("ui-probe.ts")] });
 test.describe.configure({ mode: "serial" });
@@ -49,7 +50,7 @@ test("a session recorded in the inspector replays with no pi: play to the end, s
   await expect(inspector(page).getByRole("button", { name: "Stop recording" })).toBeVisible();
   // Recording starts from a fresh connection (a hello, pi's output replayed).
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
-  await expect(page.getByRole("list", { name: "Extension status" })).toContainText("Probe ready");
+  await expectExtensionStatus(page, "Probe ready");
 
   const prompt = page.getByRole("textbox", { name: "Prompt" });
   await prompt.fill("Use the tools please");
