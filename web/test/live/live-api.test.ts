@@ -1,46 +1,21 @@
 // The board's HTTP calls against a real HTTP server that answers as the
 // relay does (JSON errors with a sentence): what is sent, and what a
 // refusal says.
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import { LIVE_API_PATHS } from "@pier/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { standInRelay } from "./stand-in-relay.ts";
 import { liveApi } from "../../src/lib/live/live-api.ts";
 import { card } from "./cards.ts";
 
-type Seen = { method: string; path: string; type: string; body: unknown };
+const relay = standInRelay();
+const seen = relay.seen;
 
-let server: Server;
-let origin = "";
-const seen: Seen[] = [];
-/** What the server answers next: status and body text. */
-let next: { status: number; body: string } = { status: 200, body: "{}" };
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const text = await readBody(request);
-    seen.push({ method: request.method ?? "", path: request.url ?? "", type: request.headers["content-type"] ?? "", body: text ? JSON.parse(text) : null });
-    response.writeHead(next.status, { "Content-Type": "application/json" });
-    response.end(next.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  origin = `http://127.0.0.1:${address.port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-const api = () => liveApi((input, init) => fetch(new URL(String(input), origin), init));
+const api = () => liveApi((input, init) => relay.fetch(input, init));
 
 describe("the board's API calls", () => {
   it("posts each action as JSON to its path and answers the card the relay sent back", async () => {
     const answered = card({ id: "2", state: "working" });
-    next = { status: 200, body: JSON.stringify({ card: answered }) };
+    relay.next = { status: 200, body: JSON.stringify({ card: answered }) };
     seen.length = 0;
     const calls = api();
     const results = [
@@ -70,14 +45,14 @@ describe("the board's API calls", () => {
   });
 
   it("says the relay's own sentence when it refuses", async () => {
-    next = { status: 503, body: JSON.stringify({ error: { code: "max_agents", message: "8 agents are running, the most this pier runs at once" } }) };
+    relay.next = { status: 503, body: JSON.stringify({ error: { code: "max_agents", message: "8 agents are running, the most this pier runs at once" } }) };
     expect(await api().start("/work/x")).toEqual({ ok: false, error: "8 agents are running, the most this pier runs at once", code: "max_agents" });
-    next = { status: 400, body: JSON.stringify({ error: { code: "not_a_folder", message: "/work/x/README.md is a file, not a folder" } }) };
+    relay.next = { status: 400, body: JSON.stringify({ error: { code: "not_a_folder", message: "/work/x/README.md is a file, not a folder" } }) };
     expect(await api().start("/work/x/README.md")).toEqual({ ok: false, error: "/work/x/README.md is a file, not a folder", code: "not_a_folder" });
   });
 
   it("says the status when the refusal is not the relay's JSON, and that pier cannot be reached when nothing answers", async () => {
-    next = { status: 502, body: "<html>Bad gateway</html>" };
+    relay.next = { status: 502, body: "<html>Bad gateway</html>" };
     const refused = await api().stop("1");
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.error).toMatch(/^pier answered 502/);
@@ -87,10 +62,10 @@ describe("the board's API calls", () => {
   });
 
   it("reads the board once", async () => {
-    next = { status: 200, body: JSON.stringify({ cards: [card({ id: "1", primary: true })], maxRunning: 8, role: "driver" }) };
+    relay.next = { status: 200, body: JSON.stringify({ cards: [card({ id: "1", primary: true })], maxRunning: 8, role: "driver" }) };
     const got = await api().board();
     expect("cards" in got && got.cards.map((c) => c.id)).toEqual(["1"]);
-    next = { status: 403, body: JSON.stringify({ error: { code: "forbidden", message: "no" } }) };
+    relay.next = { status: 403, body: JSON.stringify({ error: { code: "forbidden", message: "no" } }) };
     expect(await api().board()).toEqual({ error: "no" });
   });
 });
