@@ -7,7 +7,7 @@
 // first bytes and never parsed, and of any other line only the first
 // MAX_PARSED_LINE bytes are kept: a longer line (a whole conversation in
 // `agent_end`, a big tool result) is known by its type alone.
-import type { ChildStatus, LiveRunState } from "@pier/protocol";
+import type { ChildStatus, LiveCard, LiveRunState } from "@pier/protocol";
 
 /** Lines longer than this are classified by their type only (not parsed). */
 const MAX_PARSED_LINE = 256 * 1024;
@@ -20,24 +20,8 @@ const SKIPPED = ['{"type":"message_update"', '{"type":"tool_execution_update"'];
 
 export type RunState = LiveRunState;
 
-/** What one card shows (live-sessions.ts adds the workspace, branch and people). */
-export type RunSummary = {
-  state: RunState;
-  /** When the current state began (ms since the epoch). */
-  since: number;
-  /** The tool running now, while working. */
-  tool: string | null;
-  /** The dialog waiting for an answer (title and kind), while it waits. */
-  question: { id: string; method: string; title: string; options?: string[] } | null;
-  /** The last error pi reported for a run (an assistant message's error), or how pi exited. */
-  error: string | null;
-  /** The session's name (session_info_changed), else the first prompt's first line. */
-  title: string | null;
-  model: string | null;
-  /** Total cost of the assistant messages seen since pi started. */
-  cost: number;
-  lastActivityAt: number;
-};
+/** The part of a board card read off pi's records (live-sessions.ts adds the folder, branch, child and people). */
+export type RunSummary = Pick<LiveCard, "state" | "since" | "tool" | "question" | "error" | "title" | "model" | "cost" | "lastActivityAt">;
 
 const PROMPT_RESPONSE = /"type":"response","command":"prompt"/;
 /** Responses after which pi may have another session file open. */
@@ -51,7 +35,7 @@ export class RunTracker {
   #since: number;
   #tool: string | null = null;
   /** Dialogs waiting, by request id, oldest first (a run may ask more than one). */
-  readonly #dialogs = new Map<string, { id: string; method: string; title: string; options?: string[] }>();
+  readonly #dialogs = new Map<string, NonNullable<LiveCard["question"]>>();
   /** When each waiting dialog passed, by id. */
   readonly #dialogSince = new Map<string, number>();
   /** When pi answers a dialog with a timeout by itself (its default), by id. */
