@@ -58,6 +58,15 @@ test.describe("the keyboard shortcuts list", () => {
     await expect(shortcutsDialog(page)).toBeVisible();
     await shortcutsDialog(page).getByRole("button", { name: "Close" }).click();
     await expect(shortcutsDialog(page)).toHaveCount(0);
+    // Esc and F1 at once: the list closes and opens again (the browser's late "close" event must not close it again).
+    await page.keyboard.press("F1");
+    await expect(shortcutsDialog(page)).toBeVisible();
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("F1");
+    await page.waitForTimeout(300);
+    await expect(shortcutsDialog(page)).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(shortcutsDialog(page)).toHaveCount(0);
 
     // Typing a question is not a shortcut.
     await prompt(page).click();
