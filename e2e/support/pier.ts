@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { test as base } from "@playwright/test";
 import { startPier, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { PINNED_PI_VERSION, piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
+import { failureReport } from "./failure-report.ts";
 
 export function scenario(name: string): string {
   return fileURLToPath(new URL(`../scenarios/${name}.json`, import.meta.url));
@@ -43,12 +44,14 @@ export const test = base.extend<PierFixtures>({
   scenarioName: ["hello", { option: true }],
   piVersion: [PINNED_PI_VERSION, { option: true }],
   piArgs: [[], { option: true }],
-  pier: async ({ scenarioName, piVersion, piArgs }, use) => {
+  pier: async ({ scenarioName, piVersion, piArgs, browser }, use, testInfo) => {
     const args = ["--demo", "--demo-scenario", scenario(scenarioName), ...piArgsForVersion(piVersion)];
     if (piArgs.length > 0) args.push("--", ...piArgs);
     const pier = await startPier(args);
     try {
       await use(pier);
+      // The pages are still open here (set up before pier, so torn down after it).
+      if (testInfo.status !== testInfo.expectedStatus) console.log((await failureReport(browser, [...pier.stdout, ...pier.stderr])).join("\n"));
     } finally {
       await pier.stop();
     }

@@ -1,0 +1,36 @@
+// What a failed e2e test prints to the run's own output: CI keeps only that,
+// not test-results/ (screenshots, error-context.md). For every page still
+// open: its address, its last console messages and page errors, and the top
+// of its accessibility tree; then the tail of pier's own log.
+import type { Browser, Page } from "@playwright/test";
+
+const CONSOLE_LINES = 30;
+const SNAPSHOT_CHARS = 3000;
+const PIER_LOG_LINES = 40;
+
+async function describePage(page: Page, label: string): Promise<string[]> {
+  const lines = [`--- ${label}: ${page.url()}`];
+  try {
+    const messages = await page.consoleMessages();
+    for (const message of messages.slice(-CONSOLE_LINES)) lines.push(`console.${message.type()}: ${message.text()}`);
+    for (const error of await page.pageErrors()) lines.push(`page error: ${error.stack ?? error.message}`);
+    const snapshot = await page.ariaSnapshot({ timeout: 2000 });
+    lines.push(snapshot.length > SNAPSHOT_CHARS ? `${snapshot.slice(0, SNAPSHOT_CHARS)}\n…` : snapshot);
+  } catch (error) {
+    lines.push(`(could not read the page: ${error instanceof Error ? error.message : String(error)})`);
+  }
+  return lines;
+}
+
+/** The report of a failed test, as lines: every open page, then pier's log tail. */
+export async function failureReport(browser: Browser, pierLog: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  let contextIndex = 0;
+  for (const context of browser.contexts()) {
+    contextIndex++;
+    let pageIndex = 0;
+    for (const page of context.pages()) lines.push(...(await describePage(page, `browser ${contextIndex} page ${++pageIndex}`)));
+  }
+  lines.push(`--- pier's log (last ${PIER_LOG_LINES} lines)`, ...pierLog.slice(-PIER_LOG_LINES));
+  return lines;
+}
