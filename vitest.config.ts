@@ -52,6 +52,7 @@ export default defineConfig({
             "relay/test/relay/host-names.contract.test.ts",
             "relay/test/relay/install-files.contract.test.ts",
             "relay/test/live/workspaces.contract.test.ts",
+            "relay/test/live/board-memory.contract.test.ts",
             "relay/test/relay/replay.contract.test.ts",
             "relay/test/relay/startup.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",

@@ -4,10 +4,10 @@
 // --port. The name stays as private as before: a file only its user can read
 // (0600, in a 0700 folder), never printed but in links. A file that is not a
 // name pier made is replaced with a new name (and said so).
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { newLaunchHostName } from "./launch-host.ts";
+import { writeStateFile } from "./live/state-file.ts";
 
 const FILE = "host-name";
 const VALID = /^pier-[a-z2-7]{10}\.localhost$/;
@@ -23,10 +23,7 @@ export async function keptHostName(stateDir: string, log: (line: string) => void
   }
   const name = newLaunchHostName();
   try {
-    await mkdir(stateDir, { recursive: true, mode: 0o700 });
-    const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-    await writeFile(temp, `${name}\n`, { mode: 0o600 });
-    await rename(temp, file);
+    await writeStateFile(file, `${name}\n`);
   } catch (error) {
     log(`cannot keep pier's host name in ${file} (${String(error)}): an installed app will not find this pier after a restart`);
   }

@@ -18,6 +18,7 @@ import { sendStatusPage } from "./http-pages.ts";
 import { keptHostName } from "./kept-host-name.ts";
 import { printedHost, siteNamesFor, type Site } from "./launch-host.ts";
 import { listen } from "./listen.ts";
+import { BoardMemory, boardToRemember, restoreBoard } from "./live/board-memory.ts";
 import { BoardSockets } from "./live/board-sockets.ts";
 import { handleLiveApi } from "./live/live-api.ts";
 import { liveRoute } from "./live/live-route.ts";
@@ -88,6 +89,10 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     transient: options.demo ? [options.launch.cwd] : [],
     log: options.log,
   });
+  const worktrees = new Worktrees(options.worktreesDir ?? null);
+  // The agents of the last run in this folder come back asleep (board-memory.ts). Not the demo's:
+  // its scratch project and pi's session files (demo/agent-dir.ts) are gone once pier stops.
+  const memory = options.demo ? null : await BoardMemory.open({ stateDir, folder: options.launch.cwd, log: options.log });
   const live = new LiveSessions({
     launch: options.launch,
     explicitSessionFile: options.explicitSessionFile ?? null,
@@ -97,7 +102,10 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     links,
     maxRunning: options.maxRunning ?? DEFAULT_MAX_RUNNING,
     idleStopMs: options.idleStopMs ?? 0,
-    onBoardChange: () => board?.changed(),
+    onBoardChange: () => {
+      board?.changed();
+      void memory?.note(boardToRemember(live, worktrees));
+    },
     // A git worktree pier made for an agent is the agent's, not a workspace to list (its `.git` is a file, not a folder).
     onStarted: async (cwd) => {
       if (!(await isLinkedWorktree(cwd))) await workspaces.use(cwd);
@@ -105,7 +113,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log: options.log,
   });
   const primary = await live.createPrimary();
-  const worktrees = new Worktrees(options.worktreesDir ?? null);
+  if (memory) await restoreBoard(memory.remembered, live, worktrees, options.log);
   board = new BoardSockets(links, live);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_COMMAND_BYTES * 2 });
   const connections = new ConnectionLimits();

@@ -19,8 +19,10 @@ import { WorkspaceWatcher } from "../workspace/workspace-watcher.ts";
 import { WorkspaceTrustService } from "../workspace-trust-service.ts";
 
 export type LiveSessionOptions = {
-  /** Stable for pier's lifetime: names the session in URLs (`/live/<id>/`). */
+  /** Stable for pier's lifetime (and across runs, board-memory.ts): names the session in URLs (`/live/<id>/`). */
   id: string;
+  /** When it was first started (an earlier run's, for an agent put back on the board); default now. */
+  createdAt?: number;
   launch: PiLaunch;
   demo: DemoInfo | null;
   replayBytes: number;
@@ -36,7 +38,7 @@ export type LiveSessionOptions = {
 export class LiveSession {
   readonly id: string;
   readonly cwd: string;
-  readonly createdAt = Date.now();
+  readonly createdAt: number;
   /** The branch checked out in `cwd` (git-branch.ts), kept up to date by the git watcher. */
   branch: string | null = null;
   /** The git worktree pier made for this agent (worktrees-api.ts), for its card. */
@@ -85,6 +87,7 @@ export class LiveSession {
 
   private constructor(options: LiveSessionOptions, trust: WorkspaceTrustService, sessions: SessionService) {
     this.id = options.id;
+    this.createdAt = options.createdAt ?? Date.now();
     this.cwd = options.launch.cwd;
     this.#trust = trust;
     this.sessions = sessions;
@@ -145,6 +148,21 @@ export class LiveSession {
   /** Start pi and the watchers (not awaited: a large workspace's walk must not delay anything). */
   start(): void {
     this.pi.start();
+    this.#startWatching();
+  }
+
+  /**
+   * An agent put back on the board from an earlier run (board-memory.ts):
+   * the watchers start, pi sleeps until the session is opened or prompted,
+   * then reopens `sessionFile` (a new session when it is gone).
+   */
+  startAsleep(sessionFile: string | null): void {
+    this.#asleep = true;
+    this.#sessionFile = sessionFile;
+    this.#startWatching();
+  }
+
+  #startWatching(): void {
     void this.#refreshBranch(this.#onSummaryChange);
     void this.#watcher.start();
     void this.#gitWatcher.refresh();
@@ -269,7 +287,11 @@ export class LiveSession {
     if (answer === null) return;
     try {
       const file = (JSON.parse(answer.toString("utf8")) as { data?: { sessionFile?: unknown } }).data?.sessionFile;
-      if (typeof file === "string" && file !== "") this.#sessionFile = file;
+      if (typeof file === "string" && file !== "" && file !== this.#sessionFile) {
+        this.#sessionFile = file;
+        // The board remembers it (board-memory.ts).
+        this.#onSummaryChange?.();
+      }
     } catch {
       // Not JSON: pi's answer is read nowhere else; the last known file stays.
     }

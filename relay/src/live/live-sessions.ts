@@ -8,6 +8,7 @@ import type { DemoInfo, LiveCard } from "@pier/protocol";
 import type { AccessLinks, Grant } from "../access-links.ts";
 import type { PiLaunch } from "../pi-process.ts";
 import { withoutSessionSelectors } from "../sessions/session-args.ts";
+import type { RememberedAgent } from "./board-memory.ts";
 import { checkFolder } from "./folder-check.ts";
 import { LiveSession } from "./live-session.ts";
 
@@ -126,6 +127,29 @@ export class LiveSessions {
     return session;
   }
 
+  /**
+   * An agent of an earlier run put back on the board (board-memory.ts), with
+   * its id, asleep: its pi starts on the session it had when it is used.
+   * Refused with a sentence when its folder is gone or its id is taken.
+   */
+  async restore(agent: Pick<RememberedAgent, "id" | "cwd" | "sessionFile" | "createdAt">): Promise<LiveSession | StartRefusal> {
+    if (this.#sessions.has(agent.id)) return { status: 409, code: "id_taken", message: `live session ${agent.id} exists already` };
+    if (this.#sessions.size >= MAX_SESSIONS) return { status: 503, code: "too_many_sessions", message: `pier keeps at most ${MAX_SESSIONS} live sessions` };
+    const folder = await checkFolder(agent.cwd);
+    if (!folder.ok) return { status: 404, code: "not_a_folder", message: folder.message };
+    const base = this.#options.launch;
+    const session = await this.#create({ ...base, cwd: folder.path, args: withoutSessionSelectors(base.args) }, null, agent);
+    session.startAsleep(agent.sessionFile);
+    return session;
+  }
+
+  /** The agents a later run should put back: every session but the primary, oldest first. */
+  rememberable(): Omit<RememberedAgent, "worktree">[] {
+    return [...this.#sessions.values()]
+      .filter((session) => session !== this.#primary)
+      .map((session) => ({ id: session.id, cwd: session.cwd, sessionFile: session.sessionFile, createdAt: session.createdAt }));
+  }
+
   /** Stop a session's pi (it stays on the board, to restart or archive). */
   async stop(id: string): Promise<LiveSession | StartRefusal> {
     const session = this.#sessions.get(id);
@@ -208,10 +232,13 @@ export class LiveSessions {
     };
   }
 
-  async #create(launch: PiLaunch, explicitSessionFile: string | null): Promise<LiveSession> {
-    const id = String(++this.#seq);
+  async #create(launch: PiLaunch, explicitSessionFile: string | null, earlier?: { id: string; createdAt: number }): Promise<LiveSession> {
+    // A restored agent keeps its id; new ones are numbered past every id in use.
+    const id = earlier?.id ?? String(++this.#seq);
+    this.#seq = Math.max(this.#seq, Number(id));
     const session = await LiveSession.create({
       id,
+      ...(earlier ? { createdAt: earlier.createdAt } : {}),
       launch,
       explicitSessionFile,
       // The demo's tour is about its sample project: an agent in another folder gets the demo model without it.

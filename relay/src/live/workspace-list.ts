@@ -8,10 +8,9 @@
 // every field checked, a file that is not what pier writes is set aside
 // (renamed, never deleted) with a line in the log, and writes replace it
 // whole (a temporary file renamed over it), so a crash leaves the old list.
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
 import type { WorkspaceInfo } from "@pier/protocol";
+import { readStateFile, setAside, writeStateFile } from "./state-file.ts";
 
 const FILE = "workspaces.json";
 const VERSION = 1;
@@ -92,17 +91,17 @@ export class WorkspaceList {
 
   async #load(): Promise<void> {
     const file = join(this.#dir, FILE);
-    let text: string;
+    let text: string | "too_large" | null;
     try {
-      text = await readFile(file, "utf8");
+      text = await readStateFile(file, MAX_FILE_BYTES);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.#log(`cannot read the recent workspaces in ${file}: ${String(error)}`);
+      this.#log(`cannot read the recent workspaces in ${file}: ${String(error)}`);
       return;
     }
-    const entries = text.length <= MAX_FILE_BYTES ? parse(text) : null;
+    if (text === null) return;
+    const entries = text === "too_large" ? null : parse(text);
     if (entries === null) {
-      const aside = `${file}.unreadable-${Date.now()}`;
-      await rename(file, aside).catch(() => {});
+      const aside = await setAside(file);
       this.#log(`${file} is not a list of workspaces pier wrote; it was set aside as ${aside} and the list starts empty`);
       return;
     }
@@ -114,11 +113,8 @@ export class WorkspaceList {
     this.#saving = this.#saving.then(async () => {
       const entries: Remembered[] = [...this.#remembered].map(([path, lastUsedAt]) => ({ path, lastUsedAt }));
       const file = join(this.#dir, FILE);
-      const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
       try {
-        await mkdir(this.#dir, { recursive: true, mode: 0o700 });
-        await writeFile(temp, `${JSON.stringify({ version: VERSION, workspaces: entries }, null, 2)}\n`, { mode: 0o600 });
-        await rename(temp, file);
+        await writeStateFile(file, `${JSON.stringify({ version: VERSION, workspaces: entries }, null, 2)}\n`);
       } catch (error) {
         this.#log(`cannot remember the recent workspaces in ${file}: ${String(error)}`);
       }

@@ -77,7 +77,8 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
   const env = options.env ?? process.env;
   const child = spawn(process.execPath, [options.bin ?? PIER_BIN, ...(args[0] === "replay" ? args : withPiUnderTest(args))], {
     cwd: options.cwd ?? process.cwd(),
-    env: env["XDG_STATE_HOME"] ? env : { ...env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "pier-state-")) },
+    // Never the machine's own XDG_STATE_HOME, even when it is set: one test's board would come back in the next.
+    env: options.env?.["XDG_STATE_HOME"] ? env : { ...env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "pier-state-")) },
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });
