@@ -3,8 +3,8 @@
 // record once its toolResult is in (and after a reload).
 import type { NestedToolCalls } from "@pier/protocol";
 import { describe, expect, it } from "vitest";
-import { nestedCallList, nestedCallsSummary, nestedCallView } from "../src/components/tools/nested-calls.ts";
-import { callDurationMs } from "../src/components/tools/tool-duration.ts";
+import { nestedCallList, nestedCallsSummary, nestedCallView } from "../src/lib/tools/nested-calls.ts";
+import { callDurationMs } from "../src/lib/tools/tool-duration.ts";
 import type { ToolResultMessage } from "../src/lib/pi-types.ts";
 import { reduceAll } from "../src/lib/session/reduce-record.ts";
 

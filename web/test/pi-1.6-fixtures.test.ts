@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nestedCallList } from "../src/components/tools/nested-calls.ts";
+import { nestedCallList } from "../src/lib/tools/nested-calls.ts";
 import type { ToolResultMessage } from "../src/lib/pi-types.ts";
 import { applyGetMessages, noteCommandSent, reduceAll } from "../src/lib/session/reduce-record.ts";
 import { createSessionState, type SessionState } from "../src/lib/session/session-state.ts";

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Scenario } from "../../relay/src/demo/scenario.ts";
 import { piUnderTest } from "../../relay/test/support/pi-under-test.ts";
-import { nestedCallList } from "../src/components/tools/nested-calls.ts";
+import { nestedCallList } from "../src/lib/tools/nested-calls.ts";
 import type { AssistantMessage, ToolResultMessage } from "../src/lib/pi-types.ts";
 import { isMessageRow, transcriptRows } from "../src/lib/transcript/transcript-rows.ts";
 import { captureNewerPiFixture, expectReducerMatchesPi, FAST, startSession } from "./contract/pi-session.ts";

@@ -9,8 +9,8 @@ import {
   readRange,
   truncationDetails,
   workspacePath,
-} from "../src/components/tools/tool-details.ts";
-import { toolHeadline } from "../src/components/tools/tool-headline.ts";
+} from "../src/lib/tools/tool-details.ts";
+import { toolHeadline } from "../src/lib/tools/tool-headline.ts";
 
 describe("bashOutcome", () => {
   test("success: the output as is, exit 0", () => {

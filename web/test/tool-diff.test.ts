@@ -1,7 +1,7 @@
 // Diff rows for the edit card: from pi's own unified patch (line numbers in
 // the file) and from an edit call's replacements (before pi has applied it).
 import { describe, expect, test } from "vitest";
-import { editReplacements } from "../src/components/tools/tool-details.ts";
+import { editReplacements } from "../src/lib/tools/tool-details.ts";
 import { diffStats, parseUnifiedPatch, replacementLines } from "../src/lib/highlight/diff-lines.ts";
 import { patchStats } from "../src/lib/highlight/patch-stats.ts";
 

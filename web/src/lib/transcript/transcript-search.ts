@@ -8,7 +8,7 @@
 // default state: user and assistant text, a tool call's headline argument,
 // commands the person ran with their output, visible extension messages.
 // Collapsed thoughts and summaries, and the system prompt, are not.
-import { toolHeadline } from "../../components/tools/tool-headline.ts";
+import { toolHeadline } from "../tools/tool-headline.ts";
 import type { ConversationMessage, ImageContent, TextContent } from "../pi-types.ts";
 import { isMessageRow, type TranscriptRow } from "./transcript-rows.ts";
 

@@ -2,9 +2,9 @@
 // (pi ≥ 1.1, on tool_execution_end and on the toolResult message, so it
 // survives a reload), else what this page timed while watching it run live.
 
-import type { ToolResultMessage } from "../../lib/pi-types.ts";
-import type { ToolExecution } from "../../lib/session/session-state.ts";
-import { toolDurationMs } from "../../lib/session/tool-executions.ts";
+import type { ToolResultMessage } from "../pi-types.ts";
+import type { ToolExecution } from "../session/session-state.ts";
+import { toolDurationMs } from "../session/tool-executions.ts";
 
 /** Milliseconds, or null when unknown (still running, replayed history without pi's figure, pi 0.87.1 after a reload). */
 export function callDurationMs(execution: ToolExecution | undefined, resultMessage: ToolResultMessage | undefined): number | null {

@@ -2,8 +2,8 @@
 // path, pattern) and a short fact about the outcome ("lines 1–20", "+3 −1",
 // "exit 1"). Pure, so the wording is tested without a browser.
 
-import { stripAnsi } from "../../lib/ansi/strip-ansi.ts";
-import { patchStats } from "../../lib/highlight/patch-stats.ts";
+import { stripAnsi } from "../ansi/strip-ansi.ts";
+import { patchStats } from "../highlight/patch-stats.ts";
 import { bashOutcome, editPatch, editReplacements, readRange, stringArg } from "./tool-details.ts";
 
 export interface ToolHeadline {

@@ -3,7 +3,7 @@
 // carries truncation in `details`; read appends a continuation notice; edit
 // returns `details.patch`. Anything unexpected falls back to "unknown".
 
-import type { ImageContent, TextContent } from "../../lib/pi-types.ts";
+import type { ImageContent, TextContent } from "../pi-types.ts";
 
 export interface Truncation {
   totalLines: number;

@@ -13,9 +13,9 @@
 // with a depth from the id, in start order.
 
 import type { NestedToolCalls } from "@pier/protocol";
-import type { ToolResultMessage } from "../../lib/pi-types.ts";
-import type { ToolExecution } from "../../lib/session/session-state.ts";
-import { toolDurationMs } from "../../lib/session/tool-executions.ts";
+import type { ToolResultMessage } from "../pi-types.ts";
+import type { ToolExecution } from "../session/session-state.ts";
+import { toolDurationMs } from "../session/tool-executions.ts";
 import { textOf } from "./tool-details.ts";
 import type { CardState, ToolView } from "./tool-view.ts";
 

@@ -2,7 +2,7 @@
 // call, whether its result came from tool_execution_* events (live) or from
 // the toolResult message (history, reloads).
 
-import type { ImageContent, TextContent } from "../../lib/pi-types.ts";
+import type { ImageContent, TextContent } from "../pi-types.ts";
 
 export type CardState = "writing" | "queued" | "running" | "done" | "failed" | "cancelled";
 

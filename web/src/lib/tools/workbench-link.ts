@@ -3,8 +3,8 @@
 // the path rules for what a tool argument may open.
 
 import { applyPatch, parsePatch, reversePatch } from "diff";
-import { connection } from "../../lib/app-context.svelte.ts";
-import { openDiff, openFile as openInWorkbench, workbench } from "../../lib/workspace/workbench-store.svelte.ts";
+import { connection } from "../app-context.svelte.ts";
+import { openDiff, openFile as openInWorkbench, workbench } from "../workspace/workbench-store.svelte.ts";
 import { workspacePath } from "./tool-details.ts";
 
 function cwd(): string | null {
