@@ -1,6 +1,6 @@
 // Compile-time only: the checks of protocol-types.typecheck.ts, run against
-// pi 1.6.0 (the devDependency alias `pi-coding-agent-1.6` the contract tests
-// also run), so the optional "pi ≥ x" fields of @pier/protocol stay true to
+// pi 1.6.0 (the pi pier bundles, @earendil-works/pi-coding-agent, which the
+// contract tests also run), so the optional "pi ≥ x" fields of @pier/protocol stay true to
 // a real newer pi. Checked by `tsc -p relay/tsconfig.json`. The one
 // deliberate difference: prompt, steer and follow_up answers carry the data
 // 0.87.1 lacks (ResponseDataAddedLater).
@@ -17,7 +17,7 @@ import type {
   RpcExtensionUIResponse as PiExtensionUiResponse,
   RpcResponse as PiRpcResponse,
   RpcSessionState as PiRpcSessionState,
-} from "pi-coding-agent-1.6";
+} from "@earendil-works/pi-coding-agent";
 import type {
   AgentMessage,
   AssistantMessageEvent,

@@ -1,5 +1,6 @@
 // Compile-time only: proves that @pier/protocol's pi types match the
-// installed @earendil-works/pi-coding-agent (0.87.1). Checked by
+// pi 0.87.1 (the devDependency alias `pi-coding-agent-0.87`, the contract
+// tests' default pi). Checked by
 // `tsc -p relay/tsconfig.json`; a mismatch is a type error in this file.
 // Nothing here runs.
 //
@@ -15,7 +16,7 @@ import type {
   RpcExtensionUIResponse as PiExtensionUiResponse,
   RpcResponse as PiRpcResponse,
   RpcSessionState as PiRpcSessionState,
-} from "@earendil-works/pi-coding-agent";
+} from "pi-coding-agent-0.87";
 import type {
   AgentMessage,
   AssistantMessageEvent,

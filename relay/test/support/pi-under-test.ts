@@ -1,8 +1,13 @@
-// Which pi the contract tests run against. Pier pins pi 0.87.1 (the `pier`
-// default); pi 1.6.0 is installed beside it as the devDependency alias
-// `pi-coding-agent-1.6` so the same contract files can prove Pier works with
-// both. The Vitest project `contract-pi-1.6` sets PIER_TEST_PI=1.6.0; unset
-// (or "0.87.1") means the pinned pi.
+// Which pi the contract tests run against. The tests' default is pi 0.87.1,
+// the version Pier's protocol docs and fixtures describe; it is installed as
+// the devDependency alias `pi-coding-agent-0.87`. pi 1.6.0 is the one `pier`
+// bundles (the dependency @earendil-works/pi-coding-agent), so the same
+// contract files prove Pier works with both. The Vitest project
+// `contract-pi-1.6` sets PIER_TEST_PI=1.6.0; unset (or "0.87.1") means 0.87.1.
+//
+// Every pier a test starts is told its pi with --pi, the pinned one too:
+// pier otherwise runs the pi on PATH (which-pi.ts), and a test must not
+// depend on what happens to be installed on the machine.
 //
 // Tests branch on features, never on version strings scattered around:
 // `piUnderTest.has.disposition` reads as the protocol fact it checks.
@@ -17,7 +22,7 @@ export interface PiUnderTest {
   version: string;
   /** Absolute path of that pi's `dist/bundle/cli.js`; run it with this Node. */
   cliPath: string;
-  /** True for the pinned pi, the one `pier` runs by default and fixtures are captured from. */
+  /** True for the pinned pi (0.87.1), the one fixtures are captured from and protocol docs describe. */
   pinned: boolean;
   /** Wire features newer pi added; false on 0.87.1. */
   has: {
@@ -60,12 +65,13 @@ const ALL: Features = {
 
 /** Each pi tests can run: where its CLI lives (a function: only the one asked for must resolve) and what it has. */
 const SUPPORTED: Record<string, { cli: () => string; has: Features }> = {
-  [PINNED_PI_VERSION]: { cli: defaultPiCliPath, has: NONE },
-  "1.6.0": {
+  [PINNED_PI_VERSION]: {
     // pi's ./rpc-entry export sits next to its CLI in dist/bundle/ (see src/pi-cli.ts).
-    cli: () => fileURLToPath(new URL("./cli.js", import.meta.resolve("pi-coding-agent-1.6/rpc-entry"))),
-    has: ALL,
+    cli: () => fileURLToPath(new URL("./cli.js", import.meta.resolve("pi-coding-agent-0.87/rpc-entry"))),
+    has: NONE,
   },
+  // The pi pier bundles.
+  "1.6.0": { cli: defaultPiCliPath, has: ALL },
 };
 
 function load(requested: string | undefined): PiUnderTest {
@@ -82,20 +88,24 @@ function load(requested: string | undefined): PiUnderTest {
 
 export const piUnderTest: PiUnderTest = load(process.env.PIER_TEST_PI);
 
-/** `pier --pi` arguments for a supported pi version ([] for the pinned one, pier's default). */
+/** Absolute path of the CLI of a pi installed for tests ("0.87.1" or "1.6.0"), its version checked. */
+export function piCliPathFor(version: string): string {
+  return load(version).cliPath;
+}
+
+/** `pier --pi` arguments for a supported pi version (always given: never the pi on PATH). */
 export function piArgsForVersion(version: string): string[] {
-  if (version === PINNED_PI_VERSION) return [];
   return ["--pi", load(version).cliPath];
 }
 
 /**
  * `pier` arguments with `--pi <the pi under test>` added among pier's own
- * options (before any `--`), unless that is the pinned pi (pier's default)
- * or the caller names a pi itself.
+ * options (before any `--`), unless the caller names a pi itself (--pi, or
+ * --bundled-pi to test pier's own choice).
  */
 export function withPiUnderTest(args: readonly string[]): string[] {
   const dashDash = args.indexOf("--");
   const own = dashDash === -1 ? args : args.slice(0, dashDash);
-  if (piUnderTest.pinned || own.includes("--pi")) return [...args];
+  if (own.includes("--pi") || own.includes("--bundled-pi")) return [...args];
   return [...own, "--pi", piUnderTest.cliPath, ...args.slice(own.length)];
 }

@@ -7,17 +7,17 @@ import { mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, utimes, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultPiCliPath } from "../../src/pi-cli.ts";
+import { piCliPathFor } from "../support/pi-under-test.ts";
 import { defaultProjectTrust, formatTrustStore, nearestDecision, parseTrustStore, WorkspaceTrust } from "../../src/workspace/workspace-trust.ts";
 
 type PiTrustStore = { get(cwd: string): boolean | null; set(cwd: string, decision: boolean): void };
 type PiTrustModule = { ProjectTrustStore: new (agentDir: string) => PiTrustStore };
 
 // cli.js is in <package>/dist/bundle/; the trust store in <package>/dist/core/.
-const piTrustModules: [string, () => Promise<PiTrustModule>][] = [
-  ["0.87.1", () => import(new URL("../core/trust-manager.js", `file://${defaultPiCliPath()}`).href) as Promise<PiTrustModule>],
-  ["1.6.0", () => import(new URL("../core/trust-manager.js", import.meta.resolve("pi-coding-agent-1.6/rpc-entry")).href) as Promise<PiTrustModule>],
-];
+const piTrustModules: [string, () => Promise<PiTrustModule>][] = ["0.87.1", "1.6.0"].map((version) => [
+  version,
+  () => import(new URL("../core/trust-manager.js", `file://${piCliPathFor(version)}`).href) as Promise<PiTrustModule>,
+]);
 
 describe("trust.json as pi formats it", () => {
   it("reads pi's format (a BOM ignored) and refuses anything else with a sentence", () => {

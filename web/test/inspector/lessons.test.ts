@@ -37,7 +37,8 @@ const STEPS = [
 type StepsComplete = AssertTrue<Exhaustive<AssistantMessageEventType, (typeof STEPS)[number]>>;
 const relayTypes: readonly RelayFrameType[] = RELAY_FRAME_TYPES;
 
-const PI_DOCS = join(import.meta.dirname, "..", "..", "..", "relay", "node_modules", "@earendil-works", "pi-coding-agent", "docs");
+// pi 0.87.1's docs: the version the lessons describe (the contract tests' default pi).
+const PI_DOCS = join(import.meta.dirname, "..", "..", "..", "relay", "node_modules", "pi-coding-agent-0.87", "docs");
 
 /** GitHub's heading slugs and explicit <a id> anchors of a markdown page. */
 function anchorsOf(page: string): Set<string> {
