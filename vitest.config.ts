@@ -55,6 +55,8 @@ export default defineConfig({
             "relay/test/live/board-memory.contract.test.ts",
             "relay/test/relay/replay.contract.test.ts",
             "relay/test/relay/startup.contract.test.ts",
+            // Runs pi 0.87.1 and the bundled 1.6.0 itself (which pi pier picks).
+            "relay/test/relay/which-pi.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",
             "relay/test/workspace/git-repo-commands.contract.test.ts",
           ],

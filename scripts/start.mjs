@@ -9,7 +9,7 @@ import { ensureWebBuild } from "./web-build.mjs";
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
   // pier says the same; say it before a build that would fail less clearly.
-  process.stderr.write(`pier needs Node.js 22.19 or newer (pi 0.87.1 requires it), but this is Node.js ${process.versions.node}.\n`);
+  process.stderr.write(`pier needs Node.js 22.19 or newer (pi requires it), but this is Node.js ${process.versions.node}.\n`);
   process.exit(1);
 }
 if (!(await ensureWebBuild())) process.exit(1);

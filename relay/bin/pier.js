@@ -13,7 +13,7 @@
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(
-    `pier needs Node.js 22.19 or newer (pi 0.87.1 requires it), but this is Node.js ${process.versions.node}.\n`,
+    `pier needs Node.js 22.19 or newer (pi requires it), but this is Node.js ${process.versions.node}.\n`,
   );
   process.exit(1);
 }

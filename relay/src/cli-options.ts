@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HEARTBEAT_MS } from "./heartbeat.ts";
 import { DEFAULT_MAX_RUNNING } from "./live/live-sessions.ts";
+import { SUPPORTED_RANGE_TEXT } from "./pi-version.ts";
 import { sessionSelectorIn, type SessionChoice } from "./sessions/session-args.ts";
 
 export const USAGE = `Usage: pier [options] [-- <pi arguments>]
@@ -27,8 +28,12 @@ Options:
   --worktrees DIR      where agents' git worktrees go: DIR/<repository>/<branch>
                        (default: beside the repository, <repository>.worktrees/<branch>)
   --open               open the URL in your default browser
-  --pi PATH            run this pi CLI instead of the bundled pi 0.87.1
-                       (a .js file runs with this Node; anything else is executed)
+  --pi PATH            run this pi CLI, whatever its version (a .js file runs
+                       with this Node; anything else is executed)
+  --bundled-pi         run the pi bundled with Pier even if there is one on PATH
+                       Without either, pier runs the pi on your PATH as your
+                       terminal would (refused if Pier does not support its
+                       version: ${SUPPORTED_RANGE_TEXT}), else the bundled one
   --max-agents N       how many pi children (live sessions) may run at once
                        (default: 8)
   --idle-stop MINUTES  stop the pi of a live session nobody watches after this
@@ -62,7 +67,10 @@ export type CliOptions = {
   /** Which session pi opens: by default the workspace's most recent one (pi's --continue). */
   session: SessionChoice;
   open: boolean;
+  /** --pi: the pi CLI to run (absolute); null: pier chooses (which-pi.ts). */
   pi: string | null;
+  /** --bundled-pi: the pi bundled with Pier, even with one on PATH. */
+  bundledPi: boolean;
   replayBytes: number;
   heartbeatMs: number;
   maxAgents: number;
@@ -96,6 +104,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
         session: { type: "string" },
         open: { type: "boolean" },
         pi: { type: "string" },
+        "bundled-pi": { type: "boolean" },
         "replay-bytes": { type: "string" },
         "max-agents": { type: "string" },
         "idle-stop": { type: "string" },
@@ -112,6 +121,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
   }
   if (piArgs.includes("--mode")) throw new CliError("pier always runs pi with --mode rpc; do not pass --mode to pi");
+  if (values.pi !== undefined && values["bundled-pi"]) throw new CliError("choose either --pi PATH or --bundled-pi, not both");
   const session = sessionChoice(values["new-session"] ?? false, values.session, piArgs, baseDir);
   return {
     cwd: resolve(baseDir, values.cwd?.[0] ?? "."),
@@ -124,7 +134,8 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     demoFallback: !(values["no-demo-fallback"] ?? false),
     session,
     open: values.open ?? false,
-    pi: values.pi ? resolve(baseDir, values.pi) : null,
+    pi: values.pi !== undefined ? resolve(baseDir, nonEmpty(values.pi, "--pi needs the path of a pi CLI")) : null,
+    bundledPi: values["bundled-pi"] ?? false,
     replayBytes: parseInteger(values["replay-bytes"] ?? String(8 * 1024 * 1024), "--replay-bytes", 64 * 1024, 1024 ** 3),
     // Whole milliseconds: 1.005 s is 1005, not 1004.9999999999999.
     heartbeatMs: Math.round(parseSeconds(values.heartbeat ?? String(HEARTBEAT_MS / 1000), "--heartbeat", 0.1, 3600) * 1000),

@@ -11,7 +11,8 @@ import { startDemoModel, type DemoModel } from "./demo-model.ts";
 import { offerFreshLinks } from "./fresh-links.ts";
 import { probeModel } from "./model-probe.ts";
 import { networkWarning } from "./network-warning.ts";
-import { bundledPiDoc, defaultPiCliPath } from "./pi-cli.ts";
+import { piOriginLine } from "@pier/protocol";
+import { bundledPiDoc, piDoc } from "./pi-cli.ts";
 import type { PiLaunch } from "./pi-process.ts";
 import { startRelay, type RunningRelay } from "./relay.ts";
 import { checkCaptureFile } from "./capture-file.ts";
@@ -21,6 +22,8 @@ import { startReplayServer } from "./replay-server.ts";
 import { piArgsFor, withoutSessionSelectors } from "./sessions/session-args.ts";
 import { readHeaderSync } from "./sessions/session-catalog.ts";
 import { RELAY_VERSION } from "./version.ts";
+import { runsWithNode } from "./pi-version.ts";
+import { whichPi, type WhichPi } from "./which-pi.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
@@ -70,7 +73,12 @@ async function run(options: CliOptions): Promise<void> {
     const header = opened.stats.size === 0 ? null : readHeaderSync(path);
     if (typeof header === "string") throw new Error(`--session ${path} ${header}`);
   }
-  const userLaunch = piLaunch(options, options.cwd, process.env);
+  // A pi on PATH Pier does not support stops pier here, with the sentence that says what to do.
+  const pi = await whichPi(options, process.env);
+  // Before anything else pi does: which pi this is, so a difference from the user's terminal is no mystery.
+  log(piOriginLine(pi));
+  if (pi.warning) log(pi.warning);
+  const userLaunch = piLaunch(pi, options, options.cwd, process.env);
   let demo: DemoModel | null = null;
   let demoInfo: DemoInfo | null = null;
   if (options.demo) {
@@ -81,10 +89,10 @@ async function run(options: CliOptions): Promise<void> {
     demoInfo = { reason: "no_model", projectDir: demo.projectDir, tour: options.demoScenario === null };
     process.stdout.write(
       "pi has no usable model configured, so Pier is using its offline demo model on a sample project.\n" +
-        `Configure a model for pi (see ${bundledPiDoc("models.md") ?? "docs/models.md in pi's package"}), then run pier again.\n`,
+        `Configure a model for pi (see ${piDoc(pi.program, "models.md") ?? bundledPiDoc("models.md") ?? "docs/models.md in pi's package"}), then run pier again.\n`,
     );
   }
-  const launch = demo ? piLaunch(options, demo.projectDir, { ...process.env, ...demo.env }) : userLaunch;
+  const launch = demo ? piLaunch(pi, options, demo.projectDir, { ...process.env, ...demo.env }) : userLaunch;
   let relay: RunningRelay;
   try {
     relay = await startRelay({
@@ -162,13 +170,12 @@ async function replayMain(argv: string[]): Promise<void> {
   for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
 }
 
-function piLaunch(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {
-  const program = options.pi ?? defaultPiCliPath();
-  const runWithNode = /\.[cm]?js$/.test(program);
+function piLaunch(pi: WhichPi, options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {
   const args = ["--mode", "rpc", ...piArgsFor(options.session, options.piArgs, false)];
-  return runWithNode
-    ? { command: process.execPath, args: [program, ...args], cwd, env }
-    : { command: program, args, cwd, env };
+  const origin = { version: pi.version, source: pi.source, path: pi.path };
+  return runsWithNode(pi.program)
+    ? { command: process.execPath, args: [pi.program, ...args], cwd, env, origin }
+    : { command: pi.program, args, cwd, env, origin };
 }
 
 /** The model probe opens no session: loading a long one would only slow it down, and nothing is saved. */

@@ -132,6 +132,8 @@ export class PiBridge {
         cwd: launch.cwd,
         // Never the raw argv: it may hold --api-key, and viewers get this hello too.
         piCommand: this.#scrub().commandLine([launch.command, ...launch.args]),
+        // Version, source and path (no secret in any of them).
+        ...(launch.origin ? { pi: { version: launch.origin.version, source: launch.origin.source, path: launch.origin.path } } : {}),
         demo: this.#options.demo,
         child: this.#scrubStatus(this.#pi.status),
         replay: { bytes: this.#replay.bytes, truncated: this.#replay.truncated },

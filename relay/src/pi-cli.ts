@@ -21,6 +21,11 @@ export function defaultPiCliPath(): string {
 
 /** Where a page of the bundled pi's docs is on this machine (e.g. "models.md"), or null when that pi has none. */
 export function bundledPiDoc(name: string): string | null {
-  const path = fileURLToPath(new URL(`../../docs/${name}`, pathToFileURL(defaultPiCliPath())));
+  return piDoc(defaultPiCliPath(), name);
+}
+
+/** A page of the docs of the pi whose CLI is `cliPath` (a package's dist/bundle/cli.js has them in ../../docs/), or null. */
+export function piDoc(cliPath: string, name: string): string | null {
+  const path = fileURLToPath(new URL(`../../docs/${name}`, pathToFileURL(cliPath)));
   return existsSync(path) ? path : null;
 }

@@ -3,7 +3,7 @@
 // are written to stdin as one line each, honouring stdin backpressure.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { EventEmitter } from "node:events";
-import type { ChildStatus } from "@pier/protocol";
+import type { ChildStatus, PiOrigin } from "@pier/protocol";
 
 export type PiLaunch = {
   /** Program to run and its arguments (pi's own arguments included). */
@@ -11,6 +11,8 @@ export type PiLaunch = {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Which pi this is and where it came from (which-pi.ts), for the hello; absent when not known (tests' launches). */
+  origin?: PiOrigin;
 };
 
 export type StopStep = { afterMs: number; signal: NodeJS.Signals };

@@ -7,3 +7,5 @@ export * from "./sessions-api.ts";
 export * from "./presence.ts";
 export * from "./secrets.ts";
 export * from "./live-api.ts";
+export * from "./pi-origin.ts";
+export * from "./terminal-api.ts";

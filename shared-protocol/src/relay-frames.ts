@@ -6,6 +6,7 @@
 
 import type { Focus, LinkInfo, Person, Role, Suggestion } from "./presence.ts";
 import type { SessionsInfo } from "./sessions-api.ts";
+import type { PiOrigin } from "./pi-origin.ts";
 
 export const RELAY_PROTOCOL_VERSION = 1;
 
@@ -112,6 +113,8 @@ export type RelayFrame =
       cwd: string;
       /** pi's command line as spawned (program and arguments). */
       piCommand: string[];
+      /** Which pi runs (version, and whether from PATH, bundled or --pi). Absent from older relays and captures. */
+      pi?: PiOrigin;
       demo: DemoInfo | null;
       child: ChildStatus;
       /** The binary frames that follow, up to `replay_end`, replay pi's stdout of this epoch. */

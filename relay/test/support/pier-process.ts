@@ -29,7 +29,19 @@ export type StartPierOptions = {
   startTimeoutMs?: number;
   /** Another `pier.js` to run (a benchmark's baseline build); default: this repository's. */
   bin?: string;
+  /**
+   * Start pier without `--pi <the pi under test>`, so that it chooses its pi
+   * itself (from PATH, else the bundled one): only for tests of that choice,
+   * with an `env.PATH` the test made.
+   */
+  piFromPath?: boolean;
 };
+
+/** pier's arguments as a test means them: its pi named (never the machine's PATH's), unless a test of that choice says so. */
+function pierArgs(args: string[], piFromPath = false): string[] {
+  // `pier replay` starts no pi: it takes no pi option.
+  return args[0] === "replay" || piFromPath ? args : withPiUnderTest(args);
+}
 
 export type RunningPier = {
   /** The first printed URL, `?token=` included. Links work once: a second browser needs `freshUrl()`. */
@@ -72,10 +84,9 @@ function childPidsOf(pid: number): number[] {
 }
 
 export async function startPier(args: string[], options: StartPierOptions = {}): Promise<RunningPier> {
-  // `pier replay` starts no pi: it takes no pi option.
   // pier remembers recent workspaces in its XDG state folder: a test's pier gets its own, never the user's.
   const env = options.env ?? process.env;
-  const child = spawn(process.execPath, [options.bin ?? PIER_BIN, ...(args[0] === "replay" ? args : withPiUnderTest(args))], {
+  const child = spawn(process.execPath, [options.bin ?? PIER_BIN, ...pierArgs(args, options.piFromPath)], {
     cwd: options.cwd ?? process.cwd(),
     // Never the machine's own XDG_STATE_HOME, even when it is set: one test's board would come back in the next.
     env: options.env?.["XDG_STATE_HOME"] ? env : { ...env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "pier-state-")) },
@@ -178,9 +189,9 @@ export function startPierReplay(file: string, options: StartPierOptions = {}): P
 /** Runs pier to its end (for commands that refuse to start): exit status and output. */
 export function runPier(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; piFromPath?: boolean } = {},
 ): Promise<ExitStatus & { stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [PIER_BIN, ...args], { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [PIER_BIN, ...pierArgs(args, options.piFromPath)], { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (text: string) => (stdout += text));

@@ -24,6 +24,12 @@ describe("parseCliOptions", () => {
     });
   });
 
+  it("leaves the choice of pi to pier unless --pi or --bundled-pi says (which-pi.ts)", () => {
+    expect(parseCliOptions([], "/base")).toMatchObject({ pi: null, bundledPi: false });
+    expect(parseCliOptions(["--bundled-pi"], "/base")).toMatchObject({ pi: null, bundledPi: true });
+    expect(parseCliOptions(["--pi", "/opt/pi/cli.js"], "/base")).toMatchObject({ pi: "/opt/pi/cli.js", bundledPi: false });
+  });
+
   it("takes --cwd more than once: the first is where pi starts, the others are listed workspaces; --max-agents caps pi children", () => {
     const options = parseCliOptions(["--cwd", "a", "--cwd", "/abs/b", "--cwd", "a/", "--max-agents", "3"], "/base");
     expect(options).toMatchObject({ cwd: "/base/a", moreWorkspaces: ["/abs/b"], maxAgents: 3 });
@@ -43,6 +49,8 @@ describe("parseCliOptions", () => {
     [["--", "--mode", "json"], /--mode rpc/],
     [["--heartbeat", "soon"], /--heartbeat takes a number of seconds/],
     [["--heartbeat", "0.01"], /--heartbeat must be between 0.1 and 3600 seconds/],
+    [["--pi", "/opt/pi", "--bundled-pi"], /choose either --pi PATH or --bundled-pi, not both/],
+    [["--pi", " "], /--pi needs the path of a pi CLI/],
   ])("refuses %j with a clear sentence", (argv, message) => {
     expect(() => parseCliOptions(argv, "/")).toThrow(CliError);
     expect(() => parseCliOptions(argv, "/")).toThrow(message);
