@@ -2,7 +2,7 @@
 // import these instead of receiving the connection through every prop.
 
 import { loadInspectorOpen, saveInspectorOpen } from "./inspector/inspector-prefs.ts";
-import { liveBase } from "./live/live-base.ts";
+import { liveBase } from "./live-base.ts";
 import { RelayConnection } from "./relay/relay-connection.svelte.ts";
 
 /** This page's live session: `/live/<id>/` pages reach theirs under that prefix, others the browser's default session. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { liveBase, liveIdOf, livePageHref, livePath } from "../../src/lib/live/live-base.ts";
+import { liveBase, liveIdOf, livePageHref, livePath } from "../../src/lib/live-base.ts";
 
 describe("live base", () => {
   it("names the live session of a /live/<id>/ page, and none for any other path", () => {

@@ -12,13 +12,11 @@
 // code does. Never throws, whatever the record holds.
 
 import type { SessionState } from "../session/session-state.ts";
+import type { LinkTarget } from "../transcript/transcript-targets.ts";
 import { asRecord, numberField, recordType, stringField, type JsonRecord } from "./wire-entry.ts";
 
-export type EffectTarget =
-  | { kind: "message"; index: number; block?: number }
-  | { kind: "tool"; toolCallId: string }
-  | { kind: "marker"; seq: number }
-  | null;
+/** The transcript element a record touched, or null when it touched none. */
+export type EffectTarget = LinkTarget | null;
 
 export interface Effect {
   text: string;

@@ -8,7 +8,7 @@ import { CLOSE_REVOKED, LIVE_API_PATHS, type BoardFrame, type LiveBoard, type Li
 import { connection } from "../app-context.svelte.ts";
 import { Backoff } from "../relay/socket-link.ts";
 import { cardKey, inboxOf, loadLooked, needsYouOf, saveLooked, withLooked, type InboxItem, type Looked } from "./inbox.ts";
-import { liveIdOf } from "./live-base.ts";
+import { liveIdOf } from "../live-base.ts";
 
 /** The relay's close code for a socket whose cookie it does not take (relay-connection.svelte.ts says the same). */
 export const CLOSE_UNAUTHORIZED = 4401;

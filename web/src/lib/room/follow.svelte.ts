@@ -1,7 +1,7 @@
 // Follow mode: this browser shows what a driver looks at (their open file,
 // the first line on their screen, their pane on a narrow screen), read-only,
 // until the person navigates on their own. The relay carries each driver's
-// focus (pier.focus → focus frames, room.focus); follow-sync.svelte.ts
+// focus (pier.focus → focus frames, room.focus); workspace/follow-sync.svelte.ts
 // reports ours and applies the leader's; CodeEditor scrolls and reports lines.
 import type { Person } from "@pier/protocol";
 

@@ -7,7 +7,7 @@ import { SESSIONS_API_PATHS, SESSIONS_LIMITS, type SessionListItem, type Session
 import { connection, fillPrompt } from "../app-context.svelte.ts";
 import { failureText } from "../controls/controls.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
-import { livePath } from "../live/live-base.ts";
+import { livePath } from "../live-base.ts";
 import { userEntryIdFor } from "../session/entry-index.ts";
 import { treeFromEntries, type SessionTreeNode } from "./session-tree.ts";
 import { copyName, type CopyKind } from "./copy-name.ts";

@@ -1,11 +1,13 @@
 // Transcript elements as link targets, and back: a row carries
 // `data-message-index` (or `data-marker-seq`), a block of an answer
 // `data-block`, a tool card `data-tool-call-id`. The inspector's records
-// name the same things (meaning.ts's targets).
+// name the same things (inspector/meaning.ts's targets are these).
 
-import type { EffectTarget } from "../inspector/meaning.ts";
-
-export type LinkTarget = NonNullable<EffectTarget>;
+/** A transcript element: a message (or one block of it), a tool card, a marker. */
+export type LinkTarget =
+  | { kind: "message"; index: number; block?: number }
+  | { kind: "tool"; toolCallId: string }
+  | { kind: "marker"; seq: number };
 
 /** Is `index` (a message) outlined as a whole? */
 export function messageLinked(highlight: LinkTarget | null, index: number): boolean {

@@ -3,7 +3,7 @@
 // itself is workbench.svelte.ts (one per workspace, its parts beside it).
 
 import { connection } from "../app-context.svelte.ts";
-import { liveBase } from "../live/live-base.ts";
+import { liveBase } from "../live-base.ts";
 import { WorkbenchStore, type OpenDiffOptions } from "./workbench.svelte.ts";
 
 export { WorkbenchStore } from "./workbench.svelte.ts";

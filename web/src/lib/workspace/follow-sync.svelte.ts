@@ -7,8 +7,8 @@
 import type { Focus } from "@pier/protocol";
 import { untrack } from "svelte";
 import { connection } from "../app-context.svelte.ts";
-import { workbench } from "../workspace/workbench-store.svelte.ts";
-import { follow } from "./follow.svelte.ts";
+import { workbench } from "./workbench-store.svelte.ts";
+import { follow } from "../room/follow.svelte.ts";
 
 /** Scrolling sends many changes a second; the relay hears the one it settles on. */
 export const FOCUS_DEBOUNCE_MS = 150;
