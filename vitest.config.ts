@@ -53,6 +53,7 @@ export default defineConfig({
             "relay/test/relay/install-files.contract.test.ts",
             "relay/test/live/workspaces.contract.test.ts",
             "relay/test/live/board-memory.contract.test.ts",
+            "relay/test/live/agent-args.contract.test.ts",
             "relay/test/relay/replay.contract.test.ts",
             "relay/test/relay/startup.contract.test.ts",
             // Runs pi 0.87.1 and the bundled 1.6.0 itself (which pi pier picks).

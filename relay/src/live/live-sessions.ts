@@ -11,6 +11,7 @@ import { withoutSessionSelectors } from "../sessions/session-args.ts";
 import type { RememberedAgent } from "./board-memory.ts";
 import { checkFolder } from "./folder-check.ts";
 import { LiveSession } from "./live-session.ts";
+import { withAbsolutePiPaths } from "./pi-path-args.ts";
 
 /** Pi children that may run at once unless pier is told otherwise (--max-agents): a laptop's worth. */
 export const DEFAULT_MAX_RUNNING = 8;
@@ -120,7 +121,7 @@ export class LiveSessions {
       return { status: 503, code: "too_many_sessions", message: `pier keeps at most ${MAX_SESSIONS} live sessions: archive some on the board first` };
     }
     const base = this.#options.launch;
-    const session = await this.#create({ ...base, cwd, args: withoutSessionSelectors(base.args) }, null);
+    const session = await this.#create({ ...base, cwd, args: agentArgs(base) }, null);
     session.start();
     await this.#options.onStarted?.(cwd);
     this.#options.log(`started a live session in ${cwd} (${session.id})`);
@@ -138,7 +139,7 @@ export class LiveSessions {
     const folder = await checkFolder(agent.cwd);
     if (!folder.ok) return { status: 404, code: "not_a_folder", message: folder.message };
     const base = this.#options.launch;
-    const session = await this.#create({ ...base, cwd: folder.path, args: withoutSessionSelectors(base.args) }, null, agent);
+    const session = await this.#create({ ...base, cwd: folder.path, args: agentArgs(base) }, null, agent);
     session.startAsleep(agent.sessionFile);
     return session;
   }
@@ -269,6 +270,11 @@ export class LiveSessions {
       this.#options.onBoardChange();
     }, BOARD_COALESCE_MS);
   }
+}
+
+/** pi's arguments for an agent beyond the first: no session selector (it starts its own), resource paths as the person meant them (pi-path-args.ts). */
+function agentArgs(base: PiLaunch): string[] {
+  return withAbsolutePiPaths(withoutSessionSelectors(base.args), base.cwd);
 }
 
 function notFound(id: string): StartRefusal {
