@@ -255,12 +255,18 @@ test.describe("settings", () => {
     await expect.poll(scheme).toBe("dark");
   });
 
-  test("on a phone the settings fit the screen", async ({ page, pier }, testInfo) => {
+  test("on a phone the settings fit the screen, and say which pi runs", async ({ page, pier, piVersion }, testInfo) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openReady(page, pier.url);
     await page.getByRole("button", { name: /^People here/ }).click();
     await page.getByRole("dialog", { name: "People here" }).getByRole("button", { name: "Settings…" }).click();
     await expect(settingsDialog(page)).toBeVisible();
+    // In pier's words (the fixture names the pi under test with --pi); its long path wraps within the screen.
+    const piLine = settingsDialog(page).getByTestId("pi-origin");
+    await piLine.scrollIntoViewIfNeeded();
+    await expect(piLine).toHaveText(new RegExp(`^pi ${piVersion.replaceAll(".", "\\.")} from --pi \\(/.+/cli\\.js\\)$`));
+    const line = (await piLine.boundingBox())!;
+    expect(line.x + line.width).toBeLessThanOrEqual(390);
     const box = (await settingsDialog(page).boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: testInfo.outputPath("settings-390.png") });
