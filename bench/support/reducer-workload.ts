@@ -11,9 +11,9 @@
 // fed in 64 KiB chunks, as a pipe delivers it.
 import { JsonlDecoder, type DecodedLine } from "../../shared-protocol/src/jsonl-decoder.ts";
 import { settleRecord } from "../../web/src/lib/relay/settle-records.ts";
-import { applyDecodedLine } from "../../web/src/lib/session/reduce-record.ts";
-import { appendLog, createRecordLog, logSize } from "../../web/src/lib/session/record-log.ts";
-import { createSessionState } from "../../web/src/lib/session/session-state.ts";
+import { applyDecodedLine } from "../../web/src/lib/pi-state/reduce-record.ts";
+import { appendLog, createRecordLog, logSize } from "../../web/src/lib/pi-state/record-log.ts";
+import { createSessionState } from "../../web/src/lib/pi-state/session-state.ts";
 
 const CHUNK = 64 * 1024;
 /** Answers that would move the reducer to another session (and so empty it). */

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { noteCommandSent, reduceAll } from "../src/lib/session/reduce-record.ts";
-import { createSessionState } from "../src/lib/session/session-state.ts";
+import { noteCommandSent, reduceAll } from "../src/lib/pi-state/reduce-record.ts";
+import { createSessionState } from "../src/lib/pi-state/session-state.ts";
 
 const dir = join(import.meta.dirname, "fixtures");
 const fixtures = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));

@@ -12,7 +12,7 @@ import {
   plainConversation,
   userEntryIdFor,
   type EntryIndex,
-} from "../src/lib/session/entry-index.ts";
+} from "../src/lib/pi-state/entry-index.ts";
 import { FAST, startSession, type PiSession } from "./contract/pi-session.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

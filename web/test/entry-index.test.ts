@@ -8,7 +8,7 @@ import {
   plainConversation,
   resetEntryIndex,
   userEntryIdFor,
-} from "../src/lib/session/entry-index.ts";
+} from "../src/lib/pi-state/entry-index.ts";
 
 const at = "2026-12-01T10:00:00.000Z";
 let clock = 1000;

@@ -26,8 +26,8 @@ import {
   waitingCount,
   widgetsAt,
 } from "../src/lib/extension-ui/extension-ui-state.ts";
-import { createSessionState, resetSessionState } from "../src/lib/session/session-state.ts";
-import { applyRecord } from "../src/lib/session/reduce-record.ts";
+import { createSessionState, resetSessionState } from "../src/lib/pi-state/session-state.ts";
+import { applyRecord } from "../src/lib/pi-state/reduce-record.ts";
 
 const req = (id: string, fields: Record<string, unknown>) => ({ type: "extension_ui_request", id, ...fields });
 

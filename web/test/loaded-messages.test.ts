@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 // Svelte's own deep-state proxy, as the browser wraps the session state in it (internal: no types).
 // @ts-expect-error TS7016
 import { proxy as svelteProxy } from "svelte/internal/client";
-import { readableMessages } from "../src/lib/session/loaded-messages.ts";
-import { applyGetMessages, applyRecord } from "../src/lib/session/reduce-record.ts";
-import { createSessionState, type SessionState } from "../src/lib/session/session-state.ts";
+import { readableMessages } from "../src/lib/pi-state/loaded-messages.ts";
+import { applyGetMessages, applyRecord } from "../src/lib/pi-state/reduce-record.ts";
+import { createSessionState, type SessionState } from "../src/lib/pi-state/session-state.ts";
 import { settleRecord } from "../src/lib/relay/settle-records.ts";
 import type { AgentMessage, ConversationMessage } from "../src/lib/pi-types.ts";
 import { errorAssistant, finalAssistant, msgEnd, msgStart, retryStart, simpleRun, user } from "./records.ts";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { nestedCallList, nestedCallsSummary, nestedCallView } from "../src/lib/tools/nested-calls.ts";
 import { callDurationMs } from "../src/lib/tools/tool-duration.ts";
 import type { ToolResultMessage } from "../src/lib/pi-types.ts";
-import { reduceAll } from "../src/lib/session/reduce-record.ts";
+import { reduceAll } from "../src/lib/pi-state/reduce-record.ts";
 
 const out = (text: string) => ({ content: [{ type: "text", text }] });
 const running = reduceAll([

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { nestedCallList } from "../src/lib/tools/nested-calls.ts";
 import type { ToolResultMessage } from "../src/lib/pi-types.ts";
-import { applyGetMessages, noteCommandSent, reduceAll } from "../src/lib/session/reduce-record.ts";
-import { createSessionState, type SessionState } from "../src/lib/session/session-state.ts";
+import { applyGetMessages, noteCommandSent, reduceAll } from "../src/lib/pi-state/reduce-record.ts";
+import { createSessionState, type SessionState } from "../src/lib/pi-state/session-state.ts";
 import { isMessageRow, transcriptRows } from "../src/lib/transcript/transcript-rows.ts";
 
 const dir = join(import.meta.dirname, "fixtures", "pi-1.6.0");

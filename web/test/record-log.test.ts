@@ -9,8 +9,8 @@ import {
   logEntry,
   logSize,
   RAW_TEXT_LIMIT,
-} from "../src/lib/session/record-log.ts";
-import { createFilteredLog, filteredCount, filteredSeqs, syncFilteredLog } from "../src/lib/session/record-log-filter.ts";
+} from "../src/lib/pi-state/record-log.ts";
+import { createFilteredLog, filteredCount, filteredSeqs, syncFilteredLog } from "../src/lib/pi-state/record-log-filter.ts";
 
 const delta = { type: "message_update", assistantMessageEvent: { type: "text_delta" } };
 

@@ -10,8 +10,8 @@ import { startModelServer } from "../../relay/src/demo/model-server.ts";
 import type { Scenario } from "../../relay/src/demo/scenario.ts";
 import { tourScenario } from "../../relay/src/demo/tour.ts";
 import { spawnPi, type PiChild } from "../../relay/test/demo/pi-rpc-child.ts";
-import { applyDecodedLine } from "../src/lib/session/reduce-record.ts";
-import { createSessionState, type SessionState } from "../src/lib/session/session-state.ts";
+import { applyDecodedLine } from "../src/lib/pi-state/reduce-record.ts";
+import { createSessionState, type SessionState } from "../src/lib/pi-state/session-state.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSessionState } from "../src/lib/session/session-state.ts";
+import { createSessionState } from "../src/lib/pi-state/session-state.ts";
 import {
   applyDecodedLine,
   applyGetMessages,
@@ -7,8 +7,8 @@ import {
   expirePending,
   noteCommandSent,
   reduceAll,
-} from "../src/lib/session/reduce-record.ts";
-import { streamingToolArgs } from "../src/lib/session/assistant-stream.ts";
+} from "../src/lib/pi-state/reduce-record.ts";
+import { streamingToolArgs } from "../src/lib/pi-state/assistant-stream.ts";
 import type { AssistantMessage } from "../src/lib/pi-types.ts";
 import {
   compactionResult,

@@ -4,9 +4,9 @@
 // 1.6.0's (see fixtures/pi-1.6.0/ for real captures).
 import { describe, expect, it } from "vitest";
 import { markReplaying } from "../src/lib/extension-ui/extension-ui-state.ts";
-import { applyRecord, noteCommandSent, reduceAll } from "../src/lib/session/reduce-record.ts";
-import { createSessionState } from "../src/lib/session/session-state.ts";
-import { toolDurationMs } from "../src/lib/session/tool-executions.ts";
+import { applyRecord, noteCommandSent, reduceAll } from "../src/lib/pi-state/reduce-record.ts";
+import { createSessionState } from "../src/lib/pi-state/session-state.ts";
+import { toolDurationMs } from "../src/lib/pi-state/tool-executions.ts";
 import { response } from "./records.ts";
 
 const out = (text: string) => ({ content: [{ type: "text", text }] });

@@ -1,7 +1,7 @@
 // The words the transcript uses for retries and compactions.
 import { describe, expect, test } from "vitest";
 import { countdown, formatDelay, markerWords } from "../src/components/transcript/marker-text.ts";
-import type { TranscriptMarker } from "../src/lib/session/session-state.ts";
+import type { TranscriptMarker } from "../src/lib/pi-state/session-state.ts";
 
 const base = { seq: 1, beforeIndex: 0, at: 0 };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isMessageRow, rowKey, transcriptRows } from "../src/lib/transcript/transcript-rows.ts";
 import { distanceFromBottom, nextFollow, NEAR_BOTTOM_PX } from "../src/lib/transcript/follow.ts";
 import type { ConversationMessage, SystemMessage } from "../src/lib/pi-types.ts";
-import type { TranscriptMarker } from "../src/lib/session/session-state.ts";
+import type { TranscriptMarker } from "../src/lib/pi-state/session-state.ts";
 
 const user = (text: string) => ({ role: "user", content: text, timestamp: 1 }) as ConversationMessage;
 const assistant = (text: string) =>

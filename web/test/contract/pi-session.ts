@@ -18,8 +18,8 @@ import { startModelServer, type ModelServer } from "../../../relay/src/demo/mode
 import type { Scenario } from "../../../relay/src/demo/scenario.ts";
 import { spawnPi, type PiChild, type RpcRecord } from "../../../relay/test/demo/pi-rpc-child.ts";
 import { piUnderTest } from "../../../relay/test/support/pi-under-test.ts";
-import { applyDecodedLine, noteCommandSent } from "../../src/lib/session/reduce-record.ts";
-import { createSessionState, type SessionState } from "../../src/lib/session/session-state.ts";
+import { applyDecodedLine, noteCommandSent } from "../../src/lib/pi-state/reduce-record.ts";
+import { createSessionState, type SessionState } from "../../src/lib/pi-state/session-state.ts";
 
 export const FAST = { chunkChars: 40, delayMs: 1 } as const;
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");

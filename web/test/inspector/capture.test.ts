@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { decodeBase64, encodeBase64 } from "../../src/lib/inspector/base64.ts";
 import { replaySteps } from "../../src/lib/inspector/capture-replay.ts";
 import { CaptureWriter, readCapture, type CaptureEvent } from "../../src/lib/inspector/capture.ts";
-import { applyRecord } from "../../src/lib/session/reduce-record.ts";
-import { createSessionState } from "../../src/lib/session/session-state.ts";
+import { applyRecord } from "../../src/lib/pi-state/reduce-record.ts";
+import { createSessionState } from "../../src/lib/pi-state/session-state.ts";
 import { chunked, fixtureLines, fixtureNames, fixtureText, ME, random } from "./support.ts";
 
 const encoder = new TextEncoder();

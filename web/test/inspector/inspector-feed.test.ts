@@ -8,9 +8,9 @@ import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTr
 import { pairOf, runOf } from "../../src/lib/inspector/pairing.ts";
 import { lineOfSeq, renderLine } from "../../src/lib/inspector/raw-view.ts";
 import { listLanes } from "../../src/lib/inspector/timeline.ts";
-import { appendLog, createRecordLog, logEntry, type LogSender, type RecordLog } from "../../src/lib/session/record-log.ts";
-import { applyGetMessages, applyRecord } from "../../src/lib/session/reduce-record.ts";
-import { createSessionState, resetSessionState, type SessionState } from "../../src/lib/session/session-state.ts";
+import { appendLog, createRecordLog, logEntry, type LogSender, type RecordLog } from "../../src/lib/pi-state/record-log.ts";
+import { applyGetMessages, applyRecord } from "../../src/lib/pi-state/reduce-record.ts";
+import { createSessionState, resetSessionState, type SessionState } from "../../src/lib/pi-state/session-state.ts";
 import { chunked, fixtureText, random } from "./support.ts";
 
 const encoder = new TextEncoder();

@@ -8,8 +8,8 @@ import { describeEffect } from "../../src/lib/inspector/meaning.ts";
 import { applyPairing, createPairing } from "../../src/lib/inspector/pairing.ts";
 import { applyTimeline, createTimeline, visibleBars } from "../../src/lib/inspector/timeline.ts";
 import type { WireEntry } from "../../src/lib/inspector/wire-entry.ts";
-import { applyRecord } from "../../src/lib/session/reduce-record.ts";
-import { createSessionState } from "../../src/lib/session/session-state.ts";
+import { applyRecord } from "../../src/lib/pi-state/reduce-record.ts";
+import { createSessionState } from "../../src/lib/pi-state/session-state.ts";
 import { fixtureEntries, fixtureNames } from "./support.ts";
 
 const TOTAL = 100_000;

@@ -9,7 +9,7 @@ import { loadInspectorOpen, loadInspectorTab } from "../../src/lib/inspector/ins
 import { rowOfTarget, shownTarget } from "../../src/lib/transcript/reveal-target.ts";
 import { transcriptRows } from "../../src/lib/transcript/transcript-rows.ts";
 import type { ConversationMessage } from "../../src/lib/pi-types.ts";
-import { appendLog, createRecordLog, type LogSender } from "../../src/lib/session/record-log.ts";
+import { appendLog, createRecordLog, type LogSender } from "../../src/lib/pi-state/record-log.ts";
 import type { WireEntry } from "../../src/lib/inspector/wire-entry.ts";
 
 /** Feeds log entries and the pairing model together, as the inspector does. */

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createDeltaGroups, forgetBefore, groupOfSeq, noteGroupEntry, type DeltaGroups } from "../../src/lib/inspector/delta-groups.ts";
 import { exportEntry, exportFileName, exportLogLines } from "../../src/lib/inspector/log-export.ts";
 import { buildRecordRows, rowIndexOfSeq, rowSeq, type GroupRow } from "../../src/lib/inspector/record-rows.ts";
-import { appendLog, createRecordLog, RAW_TEXT_LIMIT, type LogDirection } from "../../src/lib/session/record-log.ts";
-import { createFilteredLog, filteredSeqs } from "../../src/lib/session/record-log-filter.ts";
+import { appendLog, createRecordLog, RAW_TEXT_LIMIT, type LogDirection } from "../../src/lib/pi-state/record-log.ts";
+import { createFilteredLog, filteredSeqs } from "../../src/lib/pi-state/record-log-filter.ts";
 
 /** seq → [direction, type], seqs from 1. */
 function groupsOf(items: [LogDirection, string][]): DeltaGroups {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionListeners } from "../../src/lib/relay/connection-listeners.ts";
 import type { WireTap } from "../../src/lib/relay/wire-tap.ts";
-import type { LogEntry } from "../../src/lib/session/record-log.ts";
-import { createSessionState } from "../../src/lib/session/session-state.ts";
+import type { LogEntry } from "../../src/lib/pi-state/record-log.ts";
+import { createSessionState } from "../../src/lib/pi-state/session-state.ts";
 
 describe("connection listeners", () => {
   afterEach(() => vi.restoreAllMocks());

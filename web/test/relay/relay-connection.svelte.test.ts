@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RelayConnection } from "../../src/lib/relay/relay-connection.svelte.ts";
 import type { SocketLike } from "../../src/lib/relay/socket-link.ts";
-import { logEntry, type RecordLog } from "../../src/lib/session/record-log.ts";
+import { logEntry, type RecordLog } from "../../src/lib/pi-state/record-log.ts";
 
 function directions(log: RecordLog): string[] {
   const out: string[] = [];

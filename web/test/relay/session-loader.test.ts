@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SessionLoader, ENTRIES_RETRY_MS } from "../../src/lib/relay/session-loader.ts";
 import type { OutgoingCommand } from "../../src/lib/relay/outgoing.ts";
-import { createSessionState } from "../../src/lib/session/session-state.ts";
+import { createSessionState } from "../../src/lib/pi-state/session-state.ts";
 import type { RpcResponse } from "../../src/lib/pi-types.ts";
 
 const at = "2026-12-01T10:00:00.000Z";

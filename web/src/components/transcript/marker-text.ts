@@ -2,7 +2,7 @@
 // messages. Pure, so what a person reads is tested without a browser.
 
 import { formatTokens } from "../../lib/format.ts";
-import type { TranscriptMarker } from "../../lib/session/session-state.ts";
+import type { TranscriptMarker } from "../../lib/pi-state/session-state.ts";
 
 /** "3 s", "1.5 s", "2 min 5 s". Rounds up: a countdown never shows 0 while waiting. */
 export function formatDelay(ms: number): string {

@@ -5,7 +5,7 @@
 
 import type { BashExecutionMessage } from "@pier/protocol";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
-import { readableMessages } from "../session/loaded-messages.ts";
+import { readableMessages } from "../pi-state/loaded-messages.ts";
 import { BashPanelStore, type BashPanel } from "./bash-panel-store.ts";
 import { browserSessionStorage, CommandMemory } from "./command-memory.ts";
 

@@ -9,7 +9,7 @@
 // Fed in arrival order, O(1) per entry; `forgetBefore` drops what the
 // record log no longer holds.
 
-import type { LogDirection } from "../session/record-log.ts";
+import type { LogDirection } from "../pi-state/record-log.ts";
 
 export interface DeltaGroup {
   readonly id: number;

@@ -15,8 +15,8 @@
 //   transcript elements back to records is cleared when the transcript is
 //   replaced, because its message indexes then name other messages.
 
-import { entryValue, logEntry, type LogDirection, type LogEntry, type RecordLog } from "../session/record-log.ts";
-import type { SessionState } from "../session/session-state.ts";
+import { entryValue, logEntry, type LogDirection, type LogEntry, type RecordLog } from "../pi-state/record-log.ts";
+import type { SessionState } from "../pi-state/session-state.ts";
 import { createDeltaGroups, forgetBefore, noteGroupEntry, type DeltaGroups } from "./delta-groups.ts";
 import { clearEffects, createEffectIndex, noteEffect, type EffectIndex } from "./effect-index.ts";
 import { describeEffect, type Effect } from "./meaning.ts";

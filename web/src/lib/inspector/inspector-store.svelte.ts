@@ -13,7 +13,7 @@
 import { connection, view } from "../app-context.svelte.ts";
 import { FrameScheduler } from "../relay/frame-scheduler.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
-import { entryText, logEntry, type LogEntry } from "../session/record-log.ts";
+import { entryText, logEntry, type LogEntry } from "../pi-state/record-log.ts";
 import { revealInTranscript, transcriptLinks, type LinkTarget } from "../transcript/transcript-links.svelte.ts";
 import { recordsFor, targetKey } from "./effect-index.ts";
 import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "./inspector-feed.ts";

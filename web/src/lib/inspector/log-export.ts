@@ -9,7 +9,7 @@
 // exactly (pi writes JSON.stringify output, so nearly always); otherwise
 // `line` holds the text as it crossed the wire, so nothing is lost either way.
 
-import { entryText, entryValue, logEntry, type LogEntry, type RecordLog } from "../session/record-log.ts";
+import { entryText, entryValue, logEntry, type LogEntry, type RecordLog } from "../pi-state/record-log.ts";
 
 export interface ExportedEntry {
   seq: number;

@@ -11,7 +11,7 @@
 // targets carry 0-based indexes into state.messages and message content, as
 // code does. Never throws, whatever the record holds.
 
-import type { SessionState } from "../session/session-state.ts";
+import type { SessionState } from "../pi-state/session-state.ts";
 import type { LinkTarget } from "../transcript/transcript-targets.ts";
 import { asRecord, numberField, recordType, stringField, type JsonRecord } from "./wire-entry.ts";
 

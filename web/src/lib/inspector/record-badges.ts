@@ -3,7 +3,7 @@
 // the run it started, joined or ended. Asked for the rows on screen only,
 // from the pairing model: O(log runs) per row.
 
-import type { LogEntry } from "../session/record-log.ts";
+import type { LogEntry } from "../pi-state/record-log.ts";
 import { pairOf, runOf, type CommandPair, type PairingState } from "./pairing.ts";
 
 export interface RecordBadges {

@@ -7,8 +7,8 @@
 // Taps and recorders are usually none: the hot path asks `tapping` /
 // `recording` (a length check) before building anything for them.
 
-import type { LogEntry } from "../session/record-log.ts";
-import type { SessionState } from "../session/session-state.ts";
+import type { LogEntry } from "../pi-state/record-log.ts";
+import type { SessionState } from "../pi-state/session-state.ts";
 import type { WireRecorder } from "./replay-feed.ts";
 import type { WireTap } from "./wire-tap.ts";
 

@@ -31,13 +31,13 @@ import {
   type RelayRequest,
 } from "@pier/protocol";
 import type { ConversationMessage, RpcResponse } from "../pi-types.ts";
-import { applyInvalidLine, applyRecord, noteCommandSent } from "../session/reduce-record.ts";
-import { compactedHistory, type EntryIndex } from "../session/entry-index.ts";
-import { expirePending } from "../session/pending-commands.ts";
+import { applyInvalidLine, applyRecord, noteCommandSent } from "../pi-state/reduce-record.ts";
+import { compactedHistory, type EntryIndex } from "../pi-state/entry-index.ts";
+import { expirePending } from "../pi-state/pending-commands.ts";
 import { relayDialogsOf, removeDialog } from "../extension-ui/extension-ui-state.ts";
 import { settleRecord } from "./settle-records.ts";
-import { createSessionState, resetSessionState, type SessionState } from "../session/session-state.ts";
-import { appendLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../session/record-log.ts";
+import { createSessionState, resetSessionState, type SessionState } from "../pi-state/session-state.ts";
+import { appendLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../pi-state/record-log.ts";
 import type { WireTap } from "./wire-tap.ts";
 import type { ReplayItem, WireRecorder } from "./replay-feed.ts";
 import { Room } from "../room/room.svelte.ts";

@@ -1,5 +1,5 @@
 // Loading pi's session into the page and keeping its entries current.
-// The entry index (session/entry-index.ts) is the cursor: kept across
+// The entry index (pi-state/entry-index.ts) is the cursor: kept across
 // reconnects and pi restarts, it lets this browser ask only for the entries
 // after the last one it knows (`get_entries` with `since`). A load shows the
 // session: its transcript is rebuilt from the entries, or asked of pi
@@ -11,9 +11,9 @@
 
 import type { AgentMessage, RpcResponse } from "../pi-types.ts";
 import type { OutgoingCommand } from "./outgoing.ts";
-import { applyGetMessages } from "../session/reduce-record.ts";
-import { applyEntriesAnswer, createEntryIndex, lastEntryId, plainConversation, resetEntryIndex, type EntryIndex } from "../session/entry-index.ts";
-import type { SessionState } from "../session/session-state.ts";
+import { applyGetMessages } from "../pi-state/reduce-record.ts";
+import { applyEntriesAnswer, createEntryIndex, lastEntryId, plainConversation, resetEntryIndex, type EntryIndex } from "../pi-state/entry-index.ts";
+import type { SessionState } from "../pi-state/session-state.ts";
 
 /** Why a get_entries was sent: to show the session (load), or only to keep the cursor current (advance). */
 export type EntriesRequest = { since: string | null; purpose: "load" | "advance" };

@@ -11,8 +11,8 @@
 // exception is `reset`: the page forgot everything (a replay went back to
 // its start), the record log counts from 1 again.
 
-import type { LogEntry } from "../session/record-log.ts";
-import type { SessionState } from "../session/session-state.ts";
+import type { LogEntry } from "../pi-state/record-log.ts";
+import type { SessionState } from "../pi-state/session-state.ts";
 
 export interface WireTap {
   /**

@@ -11,8 +11,8 @@
 // each is fed to the matcher when the stream reaches that place (streamAt),
 // so the replayed user messages match exactly as they did live.
 import type { Person, SentPrompt } from "@pier/protocol";
-import type { SessionState } from "../session/session-state.ts";
-import { addMarker } from "../session/run-events.ts";
+import type { SessionState } from "../pi-state/session-state.ts";
+import { addMarker } from "../pi-state/run-events.ts";
 import { describeCommand } from "./room-actions.ts";
 import { sentence } from "./room.svelte.ts";
 import { PromptMatcher, userMessageKey, type Author } from "./attribution.ts";

@@ -8,7 +8,7 @@ import { connection, fillPrompt } from "../app-context.svelte.ts";
 import { failureText } from "../controls/controls.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { livePath } from "../live-base.ts";
-import { userEntryIdFor } from "../session/entry-index.ts";
+import { userEntryIdFor } from "../pi-state/entry-index.ts";
 import { treeFromEntries, type SessionTreeNode } from "./session-tree.ts";
 import { copyName, type CopyKind } from "./copy-name.ts";
 

@@ -14,8 +14,8 @@
 
 import type { NestedToolCalls } from "@pier/protocol";
 import type { ToolResultMessage } from "../pi-types.ts";
-import type { ToolExecution } from "../session/session-state.ts";
-import { toolDurationMs } from "../session/tool-executions.ts";
+import type { ToolExecution } from "../pi-state/session-state.ts";
+import { toolDurationMs } from "../pi-state/tool-executions.ts";
 import { textOf } from "./tool-details.ts";
 import type { CardState, ToolView } from "./tool-view.ts";
 

@@ -3,8 +3,8 @@
 // survives a reload), else what this page timed while watching it run live.
 
 import type { ToolResultMessage } from "../pi-types.ts";
-import type { ToolExecution } from "../session/session-state.ts";
-import { toolDurationMs } from "../session/tool-executions.ts";
+import type { ToolExecution } from "../pi-state/session-state.ts";
+import { toolDurationMs } from "../pi-state/tool-executions.ts";
 
 /** Milliseconds, or null when unknown (still running, replayed history without pi's figure, pi 0.87.1 after a reload). */
 export function callDurationMs(execution: ToolExecution | undefined, resultMessage: ToolResultMessage | undefined): number | null {

@@ -5,7 +5,7 @@
 // message. Tool results are not rows: their assistant message's tool card
 // shows them, and hidden custom messages render nothing.
 import type { ConversationMessage, SystemMessage } from "../pi-types.ts";
-import type { TranscriptMarker } from "../session/session-state.ts";
+import type { TranscriptMarker } from "../pi-state/session-state.ts";
 
 export type TranscriptRow =
   | { kind: "system"; message: SystemMessage }
