@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { startPierReplay } from "../relay/test/support/pier-process.ts";
-import { CaptureWriter } from "../web/src/lib/inspector/capture.ts";
+import { CaptureWriter } from "../web/src/lib/wire-log/capture.ts";
 import { mainThreadTasks } from "./support/main-thread-tasks.ts";
 import { BENCH_CHROMIUM_ARGS } from "./support/pier-page.ts";
 

@@ -1,7 +1,7 @@
 // Secrets found by shape or by place, redacted in text, JSON string values
 // and command lines. Shared: the relay redacts pi's command line and stderr
 // with these rules before anything reaches a browser or a log, and the page
-// redacts captures with the same ones (web/src/lib/inspector/redaction.ts).
+// redacts captures with the same ones (web/src/lib/wire-log/redaction.ts).
 //
 // By shape: sk-…, ghp_…, xoxb-…, AKIA…, AIza…, JWTs, Bearer/Basic
 // credentials, PEM private keys, ?token= style URL parameters, FOO_API_KEY=…

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { allLessons } from "../src/lib/inspector/lessons.ts";
+import { allLessons } from "../src/lib/wire-log/lessons.ts";
 import { allWireTerms, wireTerm } from "../src/lib/transcript/wire-terms.ts";
 
 describe("record names in a text open their lesson", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CaptureWriter } from "../../src/lib/inspector/capture.ts";
+import { CaptureWriter } from "../../src/lib/wire-log/capture.ts";
 import { MAX_CAPTURE_BYTES, openCaptureFile, openCaptureText } from "../../src/lib/replay/open-capture.ts";
 
 const START = Date.parse("2026-12-01T10:00:00.000Z");

@@ -15,10 +15,10 @@ import { FrameScheduler } from "../relay/frame-scheduler.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { entryText, logEntry, type LogEntry } from "../pi-state/record-log.ts";
 import { revealInTranscript, transcriptLinks, type LinkTarget } from "../transcript/transcript-links.svelte.ts";
-import { recordsFor, targetKey } from "./effect-index.ts";
-import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "./inspector-feed.ts";
+import { recordsFor, targetKey } from "../wire-log/effect-index.ts";
+import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "../wire-log/inspector-feed.ts";
 import { loadInspectorTab, saveInspectorTab, type InspectorTab } from "./inspector-prefs.ts";
-import { exportFileName, exportLogLines } from "./log-export.ts";
+import { exportFileName, exportLogLines } from "../wire-log/log-export.ts";
 import { wireTerm, type WireTerm } from "../transcript/wire-terms.ts";
 
 /** Views catch up with the models at most this often (nobody reads a firehose faster). */

@@ -2,7 +2,7 @@
 // what a recording is told (everything this page received or sent, in the
 // order it happened, before any of it is applied) and what a player feeds
 // back in its place. Kept apart from the capture file format
-// (inspector/capture.ts), which is only one way to store them.
+// (wire-log/capture.ts), which is only one way to store them.
 
 /** Told about each thing as it arrives or leaves, before it is applied. */
 export interface WireRecorder {

@@ -1,9 +1,9 @@
 // Opening a capture someone hands the page (a dropped file, or the one
 // `pier replay` serves): a size check before reading anything, then the
-// untrusted reader (inspector/capture.ts). The result is the events ready to
+// untrusted reader (wire-log/capture.ts). The result is the events ready to
 // feed a connection, or one sentence saying why the file was refused.
 
-import { readCapture, type CaptureEvent, type CaptureHeader } from "../inspector/capture.ts";
+import { readCapture, type CaptureEvent, type CaptureHeader } from "../wire-log/capture.ts";
 import type { ReplayItem } from "../relay/replay-feed.ts";
 
 /** Larger files are refused before they are read (the reader's own limit, in bytes of UTF-8 at most). */

@@ -7,7 +7,7 @@
 // rebuild the page from nothing (a capture that began mid-stream could not).
 
 import { connection } from "../app-context.svelte.ts";
-import { CaptureWriter } from "../inspector/capture.ts";
+import { CaptureWriter } from "../wire-log/capture.ts";
 
 /** How often the size shown while recording is brought up to date. */
 const PROGRESS_MS = 500;

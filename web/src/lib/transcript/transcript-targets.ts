@@ -1,7 +1,7 @@
 // Transcript elements as link targets, and back: a row carries
 // `data-message-index` (or `data-marker-seq`), a block of an answer
 // `data-block`, a tool card `data-tool-call-id`. The inspector's records
-// name the same things (inspector/meaning.ts's targets are these).
+// name the same things (wire-log/meaning.ts's targets are these).
 
 /** A transcript element: a message (or one block of it), a tool card, a marker. */
 export type LinkTarget =

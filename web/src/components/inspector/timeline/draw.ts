@@ -4,13 +4,13 @@
 // 2 px and instants closer than 2 px share one mark per pixel column.
 // Records what it drew (for hit testing and for the accessible overlay).
 
-import { visibleBars, visibleInstants, type Bar, type Instant, type LaneKind, type TimelineModel } from "../../../lib/inspector/timeline.ts";
-import { densityBins, maxBin } from "../../../lib/inspector-ui/delta-density.ts";
-import { addHitRect, clearHitRects, type HitRects } from "../../../lib/inspector-ui/hit-test.ts";
-import type { Axis } from "../../../lib/inspector-ui/time-axis.ts";
-import { rowKey, type PlotLayout, type PlotRow } from "../../../lib/inspector-ui/timeline-layout.ts";
-import { barCaptions } from "../../../lib/inspector-ui/timeline-words.ts";
-import type { Viewport } from "../../../lib/inspector-ui/viewport.ts";
+import { visibleBars, visibleInstants, type Bar, type Instant, type LaneKind, type TimelineModel } from "../../../lib/wire-log/timeline.ts";
+import { densityBins, maxBin } from "../../../lib/inspector/delta-density.ts";
+import { addHitRect, clearHitRects, type HitRects } from "../../../lib/inspector/hit-test.ts";
+import type { Axis } from "../../../lib/inspector/time-axis.ts";
+import { rowKey, type PlotLayout, type PlotRow } from "../../../lib/inspector/timeline-layout.ts";
+import { barCaptions } from "../../../lib/inspector/timeline-words.ts";
+import type { Viewport } from "../../../lib/inspector/viewport.ts";
 import { barStyle, instantColor, styleOfRank, type TimelineTheme } from "./theme.ts";
 
 export type TimelineItem = Bar | Instant;

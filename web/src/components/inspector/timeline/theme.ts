@@ -2,7 +2,7 @@
 // canvas follows light and dark like the rest of the app), and which colour
 // each kind of bar and instant gets.
 
-import type { Bar, Instant, LaneKind } from "../../../lib/inspector/timeline.ts";
+import type { Bar, Instant, LaneKind } from "../../../lib/wire-log/timeline.ts";
 
 export interface TimelineTheme {
   bg: string;

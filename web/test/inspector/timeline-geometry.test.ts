@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { applyTimeline, createTimeline, listLanes, visibleBars, type Bar, type Instant } from "../../src/lib/inspector/timeline.ts";
-import { densityBins, maxBin } from "../../src/lib/inspector-ui/delta-density.ts";
-import { MIN_TARGET_PX, addHitRect, clearHitRects, createHitRects, hitTest } from "../../src/lib/inspector-ui/hit-test.ts";
-import { DEFAULT_METRICS, layoutRows, rowKey } from "../../src/lib/inspector-ui/timeline-layout.ts";
-import { barCaptions, barName, barWords, deltaWords, instantWords } from "../../src/lib/inspector-ui/timeline-words.ts";
-import { fixtureEntries } from "../inspector/support.ts";
+import { applyTimeline, createTimeline, listLanes, visibleBars, type Bar, type Instant } from "../../src/lib/wire-log/timeline.ts";
+import { densityBins, maxBin } from "../../src/lib/inspector/delta-density.ts";
+import { MIN_TARGET_PX, addHitRect, clearHitRects, createHitRects, hitTest } from "../../src/lib/inspector/hit-test.ts";
+import { DEFAULT_METRICS, layoutRows, rowKey } from "../../src/lib/inspector/timeline-layout.ts";
+import { barCaptions, barName, barWords, deltaWords, instantWords } from "../../src/lib/inspector/timeline-words.ts";
+import { fixtureEntries } from "../wire-log/support.ts";
 
 function modelOf(name: string) {
   const model = createTimeline();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clearEffects, createEffectIndex, noteEffect, recordsFor, targetKey } from "../../src/lib/inspector/effect-index.ts";
-import { describeEffect, firstLine, grouped, type Effect } from "../../src/lib/inspector/meaning.ts";
+import { clearEffects, createEffectIndex, noteEffect, recordsFor, targetKey } from "../../src/lib/wire-log/effect-index.ts";
+import { describeEffect, firstLine, grouped, type Effect } from "../../src/lib/wire-log/meaning.ts";
 import { applyRecord, noteCommandSent } from "../../src/lib/pi-state/reduce-record.ts";
 import { createSessionState, type SessionState } from "../../src/lib/pi-state/session-state.ts";
 import { fixtureLines, fixtureNames } from "./support.ts";

@@ -3,7 +3,7 @@
 // it as an "out" entry just before it (the fixtures hold pi's stdout only).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { WireEntry, WireSender } from "../../src/lib/inspector/wire-entry.ts";
+import type { WireEntry, WireSender } from "../../src/lib/wire-log/wire-entry.ts";
 
 export const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 export const FIXTURES_16 = join(FIXTURES, "pi-1.6.0");

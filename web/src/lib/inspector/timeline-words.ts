@@ -2,7 +2,7 @@
 // ("message assistant, 1.2 s, 1,204 text deltas"), the short text painted
 // on it when it is wide enough, and the longer tooltip.
 
-import type { Bar, BarEndCause, Instant } from "../inspector/timeline.ts";
+import type { Bar, BarEndCause, Instant } from "../wire-log/timeline.ts";
 import { formatDuration, formatOffset } from "./time-axis.ts";
 
 const count = (n: number): string => n.toLocaleString("en-US");

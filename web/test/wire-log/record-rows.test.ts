@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createDeltaGroups, forgetBefore, groupOfSeq, noteGroupEntry, type DeltaGroups } from "../../src/lib/inspector/delta-groups.ts";
-import { exportEntry, exportFileName, exportLogLines } from "../../src/lib/inspector/log-export.ts";
-import { buildRecordRows, rowIndexOfSeq, rowSeq, type GroupRow } from "../../src/lib/inspector/record-rows.ts";
+import { createDeltaGroups, forgetBefore, groupOfSeq, noteGroupEntry, type DeltaGroups } from "../../src/lib/wire-log/delta-groups.ts";
+import { exportEntry, exportFileName, exportLogLines } from "../../src/lib/wire-log/log-export.ts";
+import { buildRecordRows, rowIndexOfSeq, rowSeq, type GroupRow } from "../../src/lib/wire-log/record-rows.ts";
 import { appendLog, createRecordLog, RAW_TEXT_LIMIT, type LogDirection } from "../../src/lib/pi-state/record-log.ts";
 import { createFilteredLog, filteredSeqs } from "../../src/lib/pi-state/record-log-filter.ts";
 

@@ -1,6 +1,6 @@
 import { JsonlDecoder } from "@pier/protocol";
 import { describe, expect, it } from "vitest";
-import type { RawToken } from "../../src/lib/inspector/raw-tokens.ts";
+import type { RawToken } from "../../src/lib/wire-log/raw-tokens.ts";
 import {
   appendChunk,
   createRawView,
@@ -16,7 +16,7 @@ import {
   renderRange,
   setLineSeq,
   type RawView,
-} from "../../src/lib/inspector/raw-view.ts";
+} from "../../src/lib/wire-log/raw-view.ts";
 import { chunked, fixtureNames, fixtureText, random } from "./support.ts";
 
 const encoder = new TextEncoder();

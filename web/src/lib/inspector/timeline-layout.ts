@@ -5,7 +5,7 @@
 // instants per lane ("events"). Lanes keep the order the timeline model
 // first saw them in.
 
-import type { Lane, LaneKind } from "../inspector/timeline.ts";
+import type { Lane, LaneKind } from "../wire-log/timeline.ts";
 
 export interface PlotRow {
   key: string;

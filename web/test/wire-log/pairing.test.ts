@@ -10,8 +10,8 @@ import {
   runOf,
   unmatchedResponses,
   type PairingState,
-} from "../../src/lib/inspector/pairing.ts";
-import type { WireEntry } from "../../src/lib/inspector/wire-entry.ts";
+} from "../../src/lib/wire-log/pairing.ts";
+import type { WireEntry } from "../../src/lib/wire-log/wire-entry.ts";
 import { fixtureEntries, fixtureNames, ME, sequence } from "./support.ts";
 
 function feed(entries: readonly WireEntry[], state: PairingState = createPairing()): PairingState {

@@ -15,7 +15,7 @@ import {
   xToTime,
   zoomAt,
   type TimeRange,
-} from "../../src/lib/inspector-ui/viewport.ts";
+} from "../../src/lib/inspector/viewport.ts";
 
 const range: TimeRange = { from: 1_000_000, to: 1_060_000 }; // one minute
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AXIS_STEPS, axisStep, axisTicks, formatDuration, formatOffset } from "../../src/lib/inspector-ui/time-axis.ts";
+import { AXIS_STEPS, axisStep, axisTicks, formatDuration, formatOffset } from "../../src/lib/inspector/time-axis.ts";
 
 describe("time axis", () => {
   it("picks the smallest step that keeps ticks apart, at any zoom", () => {

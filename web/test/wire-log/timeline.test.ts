@@ -12,8 +12,8 @@ import {
   visibleInstants,
   type Bar,
   type TimelineModel,
-} from "../../src/lib/inspector/timeline.ts";
-import type { WireEntry } from "../../src/lib/inspector/wire-entry.ts";
+} from "../../src/lib/wire-log/timeline.ts";
+import type { WireEntry } from "../../src/lib/wire-log/wire-entry.ts";
 import { fixtureEntries, fixtureNames, ME, random, sequence } from "./support.ts";
 
 function feed(entries: readonly WireEntry[], model: TimelineModel = createTimeline()): TimelineModel {

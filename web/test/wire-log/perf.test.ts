@@ -3,11 +3,11 @@
 // depend on the machine, and a shared 2-core box is noisy).
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
-import { lessonFor } from "../../src/lib/inspector/lessons.ts";
-import { describeEffect } from "../../src/lib/inspector/meaning.ts";
-import { applyPairing, createPairing } from "../../src/lib/inspector/pairing.ts";
-import { applyTimeline, createTimeline, visibleBars } from "../../src/lib/inspector/timeline.ts";
-import type { WireEntry } from "../../src/lib/inspector/wire-entry.ts";
+import { lessonFor } from "../../src/lib/wire-log/lessons.ts";
+import { describeEffect } from "../../src/lib/wire-log/meaning.ts";
+import { applyPairing, createPairing } from "../../src/lib/wire-log/pairing.ts";
+import { applyTimeline, createTimeline, visibleBars } from "../../src/lib/wire-log/timeline.ts";
+import type { WireEntry } from "../../src/lib/wire-log/wire-entry.ts";
 import { applyRecord } from "../../src/lib/pi-state/reduce-record.ts";
 import { createSessionState } from "../../src/lib/pi-state/session-state.ts";
 import { fixtureEntries, fixtureNames } from "./support.ts";

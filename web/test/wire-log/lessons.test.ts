@@ -9,8 +9,8 @@ import {
   type RelayFrameType,
 } from "@pier/protocol";
 import { describe, expect, it } from "vitest";
-import { RELAY_FRAME_TYPES, type RelayFrameTypesListIsComplete } from "../../src/lib/inspector/lessons-relay.ts";
-import { allLessons, lessonByKey, lessonFor, lessonKeyFor } from "../../src/lib/inspector/lessons.ts";
+import { RELAY_FRAME_TYPES, type RelayFrameTypesListIsComplete } from "../../src/lib/wire-log/lessons-relay.ts";
+import { allLessons, lessonByKey, lessonFor, lessonKeyFor } from "../../src/lib/wire-log/lessons.ts";
 import { fixtureEntries, fixtureNames } from "./support.ts";
 
 type AssertTrue<T extends true> = T;

@@ -1,16 +1,16 @@
 // The words beside and under a record: badges in the list, the pair and run
 // sentences in the details, where a transcript target is shown.
 import { describe, expect, it } from "vitest";
-import { applyPairing, createPairing, pairOf, pairByKey, runOf } from "../../src/lib/inspector/pairing.ts";
-import { docsPlace, formatLatency, recordBadges } from "../../src/lib/inspector/record-badges.ts";
-import { pairStory, runStory } from "../../src/lib/inspector/record-story.ts";
-import { targetWords } from "../../src/lib/inspector/target-words.ts";
+import { applyPairing, createPairing, pairOf, pairByKey, runOf } from "../../src/lib/wire-log/pairing.ts";
+import { docsPlace, formatLatency, recordBadges } from "../../src/lib/wire-log/record-badges.ts";
+import { pairStory, runStory } from "../../src/lib/wire-log/record-story.ts";
+import { targetWords } from "../../src/lib/wire-log/target-words.ts";
 import { loadInspectorOpen, loadInspectorTab } from "../../src/lib/inspector/inspector-prefs.ts";
 import { rowOfTarget, shownTarget } from "../../src/lib/transcript/reveal-target.ts";
 import { transcriptRows } from "../../src/lib/transcript/transcript-rows.ts";
 import type { ConversationMessage } from "../../src/lib/pi-types.ts";
 import { appendLog, createRecordLog, type LogSender } from "../../src/lib/pi-state/record-log.ts";
-import type { WireEntry } from "../../src/lib/inspector/wire-entry.ts";
+import type { WireEntry } from "../../src/lib/wire-log/wire-entry.ts";
 
 /** Feeds log entries and the pairing model together, as the inspector does. */
 function wire() {

@@ -2,12 +2,12 @@
 // arrive, then each record right after the reducer applied it.
 import { JsonlDecoder } from "@pier/protocol";
 import { describe, expect, it } from "vitest";
-import { groupOfSeq } from "../../src/lib/inspector/delta-groups.ts";
-import { recordsFor } from "../../src/lib/inspector/effect-index.ts";
-import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "../../src/lib/inspector/inspector-feed.ts";
-import { pairOf, runOf } from "../../src/lib/inspector/pairing.ts";
-import { lineOfSeq, renderLine } from "../../src/lib/inspector/raw-view.ts";
-import { listLanes } from "../../src/lib/inspector/timeline.ts";
+import { groupOfSeq } from "../../src/lib/wire-log/delta-groups.ts";
+import { recordsFor } from "../../src/lib/wire-log/effect-index.ts";
+import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "../../src/lib/wire-log/inspector-feed.ts";
+import { pairOf, runOf } from "../../src/lib/wire-log/pairing.ts";
+import { lineOfSeq, renderLine } from "../../src/lib/wire-log/raw-view.ts";
+import { listLanes } from "../../src/lib/wire-log/timeline.ts";
 import { appendLog, createRecordLog, logEntry, type LogSender, type RecordLog } from "../../src/lib/pi-state/record-log.ts";
 import { applyGetMessages, applyRecord } from "../../src/lib/pi-state/reduce-record.ts";
 import { createSessionState, resetSessionState, type SessionState } from "../../src/lib/pi-state/session-state.ts";

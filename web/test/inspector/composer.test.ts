@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { RPC_COMMAND_TYPES, validateCommand } from "@pier/protocol";
 import { commandDescription, commandTemplate } from "@pier/protocol/command-schemas";
-import { clientIdOfCommandId } from "../../src/lib/inspector/wire-entry.ts";
-import { historyRows, searchTemplates, type TemplateEntry } from "../../src/lib/inspector-ui/command-catalog.ts";
-import { COMMAND_EFFECTS, commandEffect } from "../../src/lib/inspector-ui/command-effects.ts";
-import { createIdSource, findTopLevelId, inspectorIds, isInspectorId, prepareForResend, randomTag, replaceTopLevelId, withId } from "../../src/lib/inspector-ui/command-ids.ts";
-import { checkCommandText, jsonErrorPosition } from "../../src/lib/inspector-ui/command-text.ts";
+import { clientIdOfCommandId } from "../../src/lib/wire-log/wire-entry.ts";
+import { historyRows, searchTemplates, type TemplateEntry } from "../../src/lib/inspector/command-catalog.ts";
+import { COMMAND_EFFECTS, commandEffect } from "../../src/lib/inspector/command-effects.ts";
+import { createIdSource, findTopLevelId, inspectorIds, isInspectorId, prepareForResend, randomTag, replaceTopLevelId, withId } from "../../src/lib/inspector/command-ids.ts";
+import { checkCommandText, jsonErrorPosition } from "../../src/lib/inspector/command-text.ts";
 
 const ALL_TYPES = [...RPC_COMMAND_TYPES, "extension_ui_response" as const];
 

@@ -1,8 +1,8 @@
 import { JsonlDecoder } from "@pier/protocol";
 import { describe, expect, it } from "vitest";
-import { decodeBase64, encodeBase64 } from "../../src/lib/inspector/base64.ts";
-import { replaySteps } from "../../src/lib/inspector/capture-replay.ts";
-import { CaptureWriter, readCapture, type CaptureEvent } from "../../src/lib/inspector/capture.ts";
+import { decodeBase64, encodeBase64 } from "../../src/lib/wire-log/base64.ts";
+import { replaySteps } from "../../src/lib/wire-log/capture-replay.ts";
+import { CaptureWriter, readCapture, type CaptureEvent } from "../../src/lib/wire-log/capture.ts";
 import { applyRecord } from "../../src/lib/pi-state/reduce-record.ts";
 import { createSessionState } from "../../src/lib/pi-state/session-state.ts";
 import { chunked, fixtureLines, fixtureNames, fixtureText, ME, random } from "./support.ts";
