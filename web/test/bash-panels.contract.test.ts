@@ -1,7 +1,7 @@
 // What pi 0.87.1 really does with RPC `bash`, and that BashPanelStore turns
 // its stdout into the right panels: real pi child, scripted model.
 import { afterEach, expect, test } from "vitest";
-import { BashPanelStore, panelStateLabel } from "../src/lib/bash-panels/bash-panel-store.ts";
+import { BashPanelStore, panelStateLabel } from "../src/lib/bash/bash-panel-store.ts";
 import { startSession } from "./contract/pi-session.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -2,8 +2,8 @@
 // the ones pi 0.87.1 writes (bash-panels.contract.test.ts checks them against
 // a real child).
 import { describe, expect, test } from "vitest";
-import { BashPanelStore, panelStateLabel, panelTone, type KnownCommand } from "../src/lib/bash-panels/bash-panel-store.ts";
-import { CommandMemory, type StorageLike } from "../src/lib/bash-panels/command-memory.ts";
+import { BashPanelStore, panelStateLabel, panelTone, type KnownCommand } from "../src/lib/bash/bash-panel-store.ts";
+import { CommandMemory, type StorageLike } from "../src/lib/bash/command-memory.ts";
 
 const update = (id: string, delta: string) => ({ type: "bash_execution_update", id, delta });
 const result = (id: string, data: Record<string, unknown>) => ({ id, type: "response", command: "bash", success: true, data });
