@@ -46,6 +46,8 @@ export default defineConfig({
           exclude: [
             "**/node_modules/**",
             "relay/test/relay/access.contract.test.ts",
+            // The real terminal: a shell in a PTY; pi is not involved.
+            "relay/test/terminal/terminal.contract.test.ts",
             "relay/test/relay/faults.contract.test.ts",
             "relay/test/relay/fresh-links.contract.test.ts",
             "relay/test/relay/heartbeat.contract.test.ts",

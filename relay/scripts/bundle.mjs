@@ -91,8 +91,9 @@ export async function buildBundle() {
     platform: "node",
     format: "cjs",
     target: "node22",
-    // ws's optional native helpers: required inside try/catch, absent here.
-    external: ["bufferutil", "utf-8-validate"],
+    // ws's optional native helpers: required inside try/catch, absent here. The PTY library is
+    // native (its binary is in a per-platform package): required from its installed package at run time.
+    external: ["bufferutil", "utf-8-validate", "@lydell/node-pty"],
     plugins: [importMetaPlugin, clientOnlyStub],
     metafile: true,
     logLevel: "warning",

@@ -9,7 +9,7 @@ import { type IncomingMessage, type Server, type ServerResponse } from "node:htt
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { LIVE_API_PATHS, MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, type DemoInfo } from "@pier/protocol";
+import { LIVE_API_PATHS, MAX_COMMAND_BYTES, RELAY_SOCKET_PATH, TERMINAL_API_PATHS, type DemoInfo } from "@pier/protocol";
 import { checkAccess, isAllowedHost } from "./access-control.ts";
 import { AccessLinks, type Grant } from "./access-links.ts";
 import { ConnectionLimits } from "./connection-limits.ts";
@@ -31,6 +31,7 @@ import { Worktrees } from "./live/worktrees.ts";
 import { handleWorktreesApi } from "./live/worktrees-api.ts";
 import type { PiLaunch, PiProcess } from "./pi-process.ts";
 import { sendText, serveStatic } from "./static-files.ts";
+import { admitTerminalSocket } from "./terminal/terminal-api.ts";
 import { sendApiError } from "./workspace/json-http.ts";
 
 export type RelayOptions = {
@@ -175,7 +176,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     socket.on("error", () => socket.destroy());
     const refuse = (status: number, reason: string) =>
       socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason.replace(/[\r\n]/g, " ")}\n`);
-    const path = new URL(request.url ?? "/", "http://relay.invalid").pathname;
+    const url = new URL(request.url ?? "/", "http://relay.invalid");
+    const path = url.pathname;
     const decision = checkAccess(
       {
         host: request.headers.host,
@@ -195,8 +197,16 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     } else {
       const to = target(path, grant);
       if ("status" in to) return void refuse(to.status, to.message);
-      if (to.rest !== RELAY_SOCKET_PATH) return void refuse(400, "unknown WebSocket path");
-      accept = (ws) => to.session.addBrowser(ws, grant, !to.session.asleep || live.capReached() === null);
+      if (to.rest === TERMINAL_API_PATHS.socket) {
+        // A shell's socket (terminal/terminal-api.ts): drivers only, refused before it opens.
+        const admitted = admitTerminalSocket(to.session.terminals, url, grant);
+        if ("status" in admitted) return void refuse(admitted.status, admitted.reason);
+        accept = admitted.accept;
+      } else if (to.rest === RELAY_SOCKET_PATH) {
+        accept = (ws) => to.session.addBrowser(ws, grant, !to.session.asleep || live.capReached() === null);
+      } else {
+        return void refuse(400, "unknown WebSocket path");
+      }
     }
     const claim = connections.claim(grant);
     if (!claim.ok) return void refuse(claim.status, claim.reason);

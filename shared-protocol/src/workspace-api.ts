@@ -75,6 +75,10 @@ export type WorkspaceErrorCode =
   /** 415: the request body is not JSON, or the path is not a regular file (a folder, FIFO, socket or device). */
   | "unsupported_media_type"
   | "not_regular_file"
+  /** 409: a live session has as many shells as it may (terminal-api.ts). */
+  | "too_many_terminals"
+  /** 503: shells cannot be opened on this machine (the PTY library did not load). */
+  | "terminal_unavailable"
   /** 507 */
   | "no_space"
   /** 500 */

@@ -11,6 +11,8 @@ import { PiProcess, type PiLaunch } from "../pi-process.ts";
 import { gitBranch } from "./git-branch.ts";
 import { RunTracker, type RunSummary } from "./run-tracker.ts";
 import { SessionService } from "../sessions/session-service.ts";
+import { Shells } from "../terminal/shells.ts";
+import { handleTerminalHttp } from "../terminal/terminal-api.ts";
 import { GitDirWatcher, locateGitDir } from "../workspace/git-dir-watcher.ts";
 import { GitFacts } from "../workspace/git-facts.ts";
 import { createWorkspaceApi } from "../workspace/workspace-api.ts";
@@ -46,6 +48,8 @@ export class LiveSession {
   readonly pi: PiProcess;
   readonly bridge: PiBridge;
   readonly sessions: SessionService;
+  /** The real shells in this session's folder (terminal/): they end with the session. */
+  readonly terminals: Shells;
   readonly #tracker: RunTracker;
   readonly #trust: WorkspaceTrustService;
   readonly #watcher: WorkspaceWatcher;
@@ -91,6 +95,7 @@ export class LiveSession {
     this.cwd = options.launch.cwd;
     this.#trust = trust;
     this.sessions = sessions;
+    this.terminals = new Shells({ cwd: this.cwd, links: options.links, log: options.log });
     this.pi = new PiProcess({ ...options.launch, args: trust.piArgs(options.launch.args) });
     // Before the bridge's listeners: the bridge hands each stdout chunk over to the hub, which may free it at once (chunk-reclaim.ts).
     this.#tracker = new RunTracker(() => options.onSummaryChange?.(), { onSessionMoved: () => void this.#learnSessionFile() });
@@ -258,6 +263,7 @@ export class LiveSession {
   /** This session's HTTP routes (session files, the workspace API); false when `url` is none of them. */
   async handleHttp(request: IncomingMessage, response: ServerResponse, url: URL, grant: Grant): Promise<boolean> {
     this.#grants.set(request, grant);
+    if (await handleTerminalHttp(this.terminals, request, response, url, grant)) return true;
     if (await this.sessions.handleHttp(request, response, url, grant.id)) return true;
     return this.#workspaceApi(request, response, url);
   }
@@ -267,7 +273,7 @@ export class LiveSession {
     this.bridge.hub.broadcastFrame({ type: "notice", level, message });
   }
 
-  /** Closes every browser of this session with `code`, stops pi and the watchers. */
+  /** Closes every browser of this session with `code`, stops pi, the watchers and every shell (and what the shells started). */
   async close(code: number, reason: string): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -277,7 +283,7 @@ export class LiveSession {
     this.bridge.heartbeat.stop();
     this.bridge.room.dispose();
     this.bridge.hub.closeAll(code, reason);
-    await this.pi.stop();
+    await Promise.all([this.pi.stop(), this.terminals.closeAll(code, reason)]);
     await this.sessions.close();
   }
 

@@ -1,0 +1,279 @@
+// One shell in a pseudo-terminal, in a live session's folder, and the
+// browser sockets attached to it. Its output goes to every attached socket
+// as binary frames, byte for byte, and into a scrollback ring (the last
+// SCROLLBACK_BYTES) that a socket attaching later gets first.
+//
+// Backpressure, shell → browsers: while an attached socket has more than
+// HIGH_WATER queued, the PTY is paused (the shell blocks on its terminal, as
+// under Ctrl+S) until that socket is under LOW_WATER, so a browser that
+// reads, however slowly, misses nothing and the relay holds no more than
+// about HIGH_WATER for it. But one slow browser must not stall the others:
+// a socket that has kept the shell paused for STALL_LIMIT_MS while another
+// socket could take bytes stops counting (it "lags"); the shell runs on for
+// the others and the lagging socket is still sent everything, until it is
+// MAX_BEHIND behind: then it is closed with a sentence, and its page
+// reattaches and gets the scrollback. The relay's memory for a terminal is
+// thus the ring plus at most ~MAX_BEHIND per lagging socket (and sockets are
+// counted in connection-limits.ts).
+//
+// Who: a socket gets here only as a driver's (terminal-api.ts); its grant is
+// checked again on every frame it sends, and a revoke closes it at once
+// (shells.ts).
+import type { IPty } from "@lydell/node-pty";
+import type { WebSocket, RawData } from "ws";
+import {
+  CLOSE_REVOKED,
+  TERMINAL_CLOSE,
+  TERMINAL_MAX_COLS,
+  TERMINAL_MAX_ROWS,
+  type TerminalInfo,
+  type TerminalServerFrame,
+} from "@pier/protocol";
+import type { Grant } from "../access-links.ts";
+import { isRunning, signalSession } from "./process-tree.ts";
+import { Scrollback } from "./scrollback.ts";
+import type { PtyLibrary } from "./pty-library.ts";
+
+export const SCROLLBACK_BYTES = 1024 * 1024;
+export const HIGH_WATER = 1024 * 1024;
+export const LOW_WATER = 256 * 1024;
+export const MAX_BEHIND = 8 * 1024 * 1024;
+/** The longest one socket may keep the shell paused while another could take its output. */
+export const STALL_LIMIT_MS = 1000;
+/** How often a paused shell looks whether its sockets drained (ws has no per-socket drain event). */
+const DRAIN_POLL_MS = 20;
+/** How long a shell gets after SIGHUP before what is left of its session is killed. */
+const HANGUP_GRACE_MS = 1500;
+/** How long a socket closed for lagging gets to take its backlog and the close frame before it is cut off. */
+const CLOSE_GRACE_MS = 10_000;
+
+type Attached = {
+  ws: WebSocket;
+  grant: Grant;
+  /** Since when this socket has been over HIGH_WATER, or null. */
+  overSince: number | null;
+  lagging: boolean;
+};
+
+export type ShellSessionOptions = {
+  id: string;
+  title: string;
+  shell: string;
+  cwd: string;
+  cols: number;
+  rows: number;
+  env: NodeJS.ProcessEnv;
+  isLive: (grant: Grant) => boolean;
+  log: (line: string) => void;
+};
+
+export class ShellSession {
+  readonly id: string;
+  readonly title: string;
+  readonly createdAt = Date.now();
+  readonly pid: number;
+  #cols: number;
+  #rows: number;
+  readonly #pty: IPty;
+  readonly #scrollback = new Scrollback(SCROLLBACK_BYTES);
+  readonly #attached = new Set<Attached>();
+  readonly #isLive: (grant: Grant) => boolean;
+  readonly #log: (line: string) => void;
+  #exit: { exitCode: number; signal: number | null } | null = null;
+  readonly #exited: Promise<void>;
+  #paused = false;
+  #drainTimer: NodeJS.Timeout | null = null;
+
+  constructor(pty: PtyLibrary, options: ShellSessionOptions) {
+    this.id = options.id;
+    this.title = options.title;
+    this.#cols = options.cols;
+    this.#rows = options.rows;
+    this.#isLive = options.isLive;
+    this.#log = options.log;
+    this.#pty = pty.spawn(options.shell, [], {
+      name: "xterm-256color",
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env: options.env,
+      // Bytes, not strings: output goes to browsers verbatim, a UTF-8 character split across reads included.
+      encoding: null,
+    });
+    this.pid = this.#pty.pid;
+    this.#pty.onData((data) => this.#output(data as unknown as Buffer));
+    this.#exited = new Promise((resolve) =>
+      this.#pty.onExit(({ exitCode, signal }) => {
+        this.#exit = { exitCode, signal: signal ?? null };
+        this.#stopDrainPoll();
+        for (const socket of this.#attached) {
+          this.#sendFrame(socket.ws, { type: "exit", ...this.#exit });
+          socket.ws.close(TERMINAL_CLOSE.ended, "the shell ended");
+        }
+        resolve();
+      }),
+    );
+  }
+
+  get alive(): boolean {
+    return this.#exit === null;
+  }
+
+  get info(): TerminalInfo {
+    return { id: this.id, title: this.title, cols: this.#cols, rows: this.#rows, createdAt: this.createdAt, alive: this.alive };
+  }
+
+  /** A driver's socket: the scrollback, `ready`, then live output; what it sends is typed into the shell. */
+  attach(ws: WebSocket, grant: Grant): void {
+    const socket: Attached = { ws, grant, overSince: null, lagging: false };
+    ws.on("error", () => ws.terminate());
+    const kept = this.#scrollback.snapshot();
+    if (kept.length > 0) ws.send(kept, { binary: true });
+    this.#sendFrame(ws, { type: "ready", cols: this.#cols, rows: this.#rows });
+    if (this.#exit !== null) {
+      this.#sendFrame(ws, { type: "exit", ...this.#exit });
+      ws.close(TERMINAL_CLOSE.ended, "the shell ended");
+      return;
+    }
+    this.#attached.add(socket);
+    ws.on("message", (data, isBinary) => this.#input(socket, data, isBinary));
+    ws.on("close", () => {
+      this.#attached.delete(socket);
+      this.#flow();
+    });
+    this.#flow();
+  }
+
+  /** Closes the sockets opened through a revoked link. */
+  closeSocketsOf(linkId: string): void {
+    for (const socket of this.#attached) if (socket.grant.linkId === linkId) this.#revoked(socket);
+  }
+
+  /** Ends the shell and every process of its session; resolves once they are gone (or SIGKILL was sent). */
+  async end(code: number, reason: string): Promise<void> {
+    for (const socket of this.#attached) socket.ws.close(code, reason);
+    this.#attached.clear();
+    this.#stopDrainPoll();
+    if (this.#exit === null) {
+      // A paused shell still dies of SIGHUP; resuming lets its last output and its exit be read.
+      this.#pty.resume();
+      await signalSession(this.pid, "SIGHUP");
+      if (!(await within(this.#exited, HANGUP_GRACE_MS))) this.#log(`shell ${this.id} (pid ${this.pid}) did not end on SIGHUP: killing it`);
+    }
+    // Whatever of its session is left (a job that ignores SIGHUP, a background process) is killed.
+    const left = await signalSession(this.pid, "SIGKILL");
+    if (left.some((pid) => pid !== this.pid && isRunning(pid))) await within(this.#exited, 500);
+  }
+
+  #output(chunk: Buffer): void {
+    this.#scrollback.push(chunk);
+    for (const socket of this.#attached) {
+      if (socket.ws.readyState !== socket.ws.OPEN) continue;
+      if (socket.ws.bufferedAmount > MAX_BEHIND) {
+        this.#attached.delete(socket);
+        this.#log(`shell ${this.id}: a socket fell more than ${MAX_BEHIND / (1024 * 1024)} MB behind and is closed (it may reattach)`);
+        socket.ws.close(TERMINAL_CLOSE.behind, "this page fell too far behind the shell's output; reattach to get the scrollback");
+        setTimeout(() => socket.ws.terminate(), CLOSE_GRACE_MS).unref();
+        continue;
+      }
+      socket.ws.send(chunk, { binary: true });
+    }
+    this.#flow();
+  }
+
+  #input(socket: Attached, data: RawData, isBinary: boolean): void {
+    if (!this.#isLive(socket.grant)) return this.#revoked(socket);
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    if (this.#exit !== null) return;
+    if (isBinary) {
+      // node-pty's types say string; its Unix side writes whatever its socket takes, bytes included.
+      this.#pty.write(bytes as unknown as string);
+      return;
+    }
+    let frame: unknown;
+    try {
+      frame = JSON.parse(bytes.toString("utf8"));
+    } catch {
+      return this.#sendFrame(socket.ws, { type: "error", message: "A text frame must be JSON: send keystrokes as binary frames." });
+    }
+    const { type, cols, rows } = (frame ?? {}) as { type?: unknown; cols?: unknown; rows?: unknown };
+    if (type !== "resize") return this.#sendFrame(socket.ws, { type: "error", message: `Unknown terminal frame ${JSON.stringify(type)}: only "resize" is understood.` });
+    if (!isSize(cols, TERMINAL_MAX_COLS) || !isSize(rows, TERMINAL_MAX_ROWS)) {
+      return this.#sendFrame(socket.ws, { type: "error", message: `A resize needs whole numbers: cols 1–${TERMINAL_MAX_COLS}, rows 1–${TERMINAL_MAX_ROWS}.` });
+    }
+    this.resize(cols, rows);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.#exit !== null || (cols === this.#cols && rows === this.#rows)) return;
+    this.#cols = cols;
+    this.#rows = rows;
+    this.#pty.resize(cols, rows);
+  }
+
+  #revoked(socket: Attached): void {
+    this.#attached.delete(socket);
+    socket.ws.close(CLOSE_REVOKED, "the link this page was opened with was revoked");
+    this.#flow();
+  }
+
+  /** Pauses or resumes the PTY for the sockets that count (see the top of this file). */
+  #flow(): void {
+    if (this.#exit !== null) return;
+    const now = Date.now();
+    const sockets = [...this.#attached];
+    let hold = false;
+    for (const socket of sockets) {
+      const queued = socket.ws.bufferedAmount;
+      if (queued <= LOW_WATER) {
+        socket.overSince = null;
+        socket.lagging = false;
+        continue;
+      }
+      if (socket.lagging) continue;
+      if (queued <= (this.#paused ? LOW_WATER : HIGH_WATER)) {
+        socket.overSince = null;
+        continue;
+      }
+      socket.overSince ??= now;
+      const othersWait = sockets.some((other) => other !== socket && !other.lagging && other.ws.bufferedAmount <= LOW_WATER);
+      if (othersWait && now - socket.overSince > STALL_LIMIT_MS) {
+        socket.lagging = true;
+        continue;
+      }
+      hold = true;
+    }
+    if (hold && !this.#paused) {
+      this.#paused = true;
+      this.#pty.pause();
+      this.#drainTimer = setInterval(() => this.#flow(), DRAIN_POLL_MS);
+    } else if (!hold && this.#paused) {
+      this.#paused = false;
+      this.#stopDrainPoll();
+      this.#pty.resume();
+    }
+  }
+
+  #stopDrainPoll(): void {
+    if (this.#drainTimer !== null) clearInterval(this.#drainTimer);
+    this.#drainTimer = null;
+  }
+
+  #sendFrame(ws: WebSocket, frame: TerminalServerFrame): void {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  }
+}
+
+export function isSize(value: unknown, max: number): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max;
+}
+
+function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}

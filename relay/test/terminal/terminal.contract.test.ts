@@ -1,0 +1,310 @@
+// The real terminal against a real pier (bundle or sources, as bin/pier.js
+// picks), a real PTY and a real shell: typed keystrokes run, a resize
+// reaches the shell, a second socket gets the scrollback, viewers and
+// revoked links are refused by the relay (routes and hand-made upgrades),
+// a flood keeps a fast socket served while a slow one is cut off with a
+// reason and the relay's memory stays bounded, and stopping pier leaves no
+// process the shell started. pi is only the session's other half here.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { CLOSE_REVOKED, TERMINAL_CLOSE, type RelayFrame, type TerminalServerFrame } from "@pier/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { attemptUpgrade, connectBrowser, exchangeToken, isAlive, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
+import { httpJson } from "../workspace/workspace-http.ts";
+
+const hello = fileURLToPath(new URL("../../../e2e/scenarios/hello.json", import.meta.url));
+
+type Frame<T extends RelayFrame["type"]> = Extract<RelayFrame, { type: T }>;
+
+/** A browser's terminal socket, as the page opens it. */
+type TerminalSocket = {
+  ws: WebSocket;
+  /** Output received so far, decoded (for small amounts). */
+  text(): string;
+  /** Bytes received before `ready` (the scrollback). */
+  scrollback(): string;
+  frames: TerminalServerFrame[];
+  closed: Promise<{ code: number; reason: string }>;
+  type(keys: string): void;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+};
+
+function attach(pier: RunningPier, id: string, options: { cookie?: string; prefix?: string } = {}): Promise<TerminalSocket> {
+  const ws = new WebSocket(`ws://${pier.host}${options.prefix ?? ""}/terminal?id=${encodeURIComponent(id)}`, {
+    headers: { Cookie: options.cookie ?? pier.cookie },
+    origin: pier.origin,
+  });
+  const chunks: Buffer[] = [];
+  let readyAt: number | null = null;
+  const frames: TerminalServerFrame[] = [];
+  const waiters = new Set<() => void>();
+  ws.on("message", (data, isBinary) => {
+    const buffer = data as Buffer;
+    if (isBinary) chunks.push(buffer);
+    else {
+      const frame = JSON.parse(buffer.toString("utf8")) as TerminalServerFrame;
+      frames.push(frame);
+      if (frame.type === "ready") readyAt = chunks.length;
+    }
+    for (const waiter of [...waiters]) waiter();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+  const text = () => Buffer.concat(chunks).toString("utf8");
+  const socket: TerminalSocket = {
+    ws,
+    text,
+    scrollback: () => Buffer.concat(chunks.slice(0, readyAt ?? 0)).toString("utf8"),
+    frames,
+    closed,
+    type: (keys) => ws.send(Buffer.from(keys), { binary: true }),
+    waitFor: (pattern, timeoutMs = 15_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(text())) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${pattern} in the terminal; it shows: ${JSON.stringify(text().slice(-400))}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      }),
+  };
+  return new Promise((resolve, reject) => {
+    ws.once("unexpected-response", (_request, response) => reject(new Error(`terminal upgrade refused with HTTP ${response.statusCode}`)));
+    ws.once("error", reject);
+    const onReady = () => {
+      if (readyAt === null) return;
+      waiters.delete(onReady);
+      resolve(socket);
+    };
+    waiters.add(onReady);
+  });
+}
+
+async function openShell(pier: RunningPier, cols = 80, rows = 24, prefix = ""): Promise<string> {
+  const made = await httpJson(pier, "POST", `${prefix}/api/terminals`, { body: { cols, rows } });
+  expect(made.status, `${made.text} ${pier.stderr.slice(-5).join(" | ")}`).toBe(201);
+  return made.json.terminal.id as string;
+}
+
+async function makeLink(driver: Browser, role: "driver" | "viewer"): Promise<{ url: string; linkId: string }> {
+  const before = driver.frames.filter((f) => f.type === "link_created").length;
+  driver.send({ type: "pier.create_link", role });
+  const frame = await driver.waitUntil(() => driver.frames.filter((f): f is Frame<"link_created"> => f.type === "link_created")[before], "link_created");
+  return { url: `http://${new URL(driver.ws.url).host}/?token=${frame.token}`, linkId: frame.link.id };
+}
+
+function rssBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  return Number(line.split(/\s+/)[1]) * 1024;
+}
+
+async function waitUntilGone(pids: number[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let alive = pids.filter(isAlive);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    alive = pids.filter(isAlive);
+  }
+  return alive;
+}
+
+describe("terminal", () => {
+  let pier: RunningPier;
+  let driver: Browser;
+
+  beforeAll(async () => {
+    pier = await startPier(["--demo", "--demo-scenario", hello]);
+    driver = await connectBrowser(pier);
+  });
+  afterAll(async () => {
+    await driver?.close();
+    await pier?.stop();
+  });
+
+  it("runs what is typed in a shell in the session's folder, and a resize reaches the shell", async () => {
+    const id = await openShell(pier);
+    const list = await httpJson(pier, "GET", "/api/terminals");
+    expect(list.json.unavailable).toBeNull();
+    expect(list.json.terminals).toContainEqual(expect.objectContaining({ id, cols: 80, rows: 24, alive: true }));
+    const term = await attach(pier, id);
+    term.type("echo $((6*7))\r");
+    await term.waitFor(/[\r\n]42\r\n/);
+    term.ws.send(JSON.stringify({ type: "resize", cols: 123, rows: 37 }));
+    term.type("stty size\r");
+    await term.waitFor(/[\r\n]37 123\r\n/);
+    expect((await httpJson(pier, "GET", "/api/terminals")).json.terminals).toContainEqual(expect.objectContaining({ id, cols: 123, rows: 37 }));
+    // Bad frames get a sentence, and the shell goes on.
+    term.ws.send("not json");
+    term.ws.send(JSON.stringify({ type: "resize", cols: 0, rows: 9999 }));
+    await new Promise<void>((resolve) => term.ws.on("message", () => term.frames.length >= 3 && resolve()));
+    expect(term.frames.filter((f) => f.type === "error").map((f) => (f as { message: string }).message)).toEqual([
+      expect.stringMatching(/must be JSON/),
+      expect.stringMatching(/whole numbers/),
+    ]);
+    term.ws.close();
+  });
+
+  it("gives a second socket the scrollback, then live output for both", async () => {
+    const id = await openShell(pier);
+    const first = await attach(pier, id);
+    first.type("echo scroll-$((20+3))\r");
+    await first.waitFor(/scroll-23/);
+    const second = await attach(pier, id);
+    expect(second.scrollback()).toMatch(/[\r\n]scroll-23\r\n/);
+    // The primary session's prefix names the same shells.
+    const third = await attach(pier, id, { prefix: "/live/1" });
+    second.type("echo both-$((1+1))\r");
+    await Promise.all([first.waitFor(/both-2/), second.waitFor(/both-2/), third.waitFor(/both-2/)]);
+    for (const socket of [first, second, third]) socket.ws.close();
+    // Closing a shell ends it and its sockets.
+    const watching = await attach(pier, id);
+    const closed = await httpJson(pier, "POST", "/api/terminals/close", { body: { id } });
+    expect(closed.status).toBe(200);
+    expect((await watching.closed).code).toBe(TERMINAL_CLOSE.ended);
+    expect((await httpJson(pier, "POST", "/api/terminals/close", { body: { id } })).status).toBe(404);
+  });
+
+  it("refuses a viewer on every route and the upgrade, with a sentence", async () => {
+    const id = await openShell(pier);
+    const viewerCookie = await exchangeToken((await makeLink(driver, "viewer")).url, pier.port);
+    const list = await httpJson(pier, "GET", "/api/terminals", { cookie: viewerCookie });
+    expect(list.status).toBe(403);
+    expect(list.json.error.message).toMatch(/Only a driver can open, list or type into a shell/);
+    for (const [path, body] of [
+      ["/api/terminals", { cols: 80, rows: 24 }],
+      ["/api/terminals/close", { id }],
+    ] as const) {
+      const answer = await httpJson(pier, "POST", path, { cookie: viewerCookie, body });
+      expect(answer.status, path).toBe(403);
+      expect(answer.json.error.message).toMatch(/driver/);
+    }
+    // A hand-made upgrade, as a script would send it.
+    const upgrade = await attemptUpgrade(pier, { cookie: viewerCookie, path: `/terminal?id=${id}` });
+    expect(upgrade).toEqual({ status: 403, body: expect.stringMatching(/Only a driver can open, list or type into a shell/) });
+    // The shell is untouched.
+    expect((await httpJson(pier, "GET", "/api/terminals")).json.terminals).toContainEqual(expect.objectContaining({ id, alive: true }));
+    // No cookie, or another site's page: refused by the door before anything else.
+    expect((await attemptUpgrade(pier, { cookie: null, path: `/terminal?id=${id}` })).status).toBe(401);
+    expect((await attemptUpgrade(pier, { origin: "http://evil.example", path: `/terminal?id=${id}` })).status).toBe(403);
+    expect((await attemptUpgrade(pier, { path: "/terminal?id=nope" })).status).toBe(404);
+  });
+
+  it("closes a revoked driver link's terminal socket at once and refuses its next upgrade", async () => {
+    const id = await openShell(pier);
+    const link = await makeLink(driver, "driver");
+    const cookie = await exchangeToken(link.url, pier.port);
+    const term = await attach(pier, id, { cookie });
+    term.type("echo before-$((2*2))\r");
+    await term.waitFor(/before-4/);
+    driver.send({ type: "pier.revoke_link", linkId: link.linkId });
+    expect((await term.closed).code).toBe(CLOSE_REVOKED);
+    expect((await attemptUpgrade(pier, { cookie, path: `/terminal?id=${id}` })).status).toBe(401);
+    expect((await httpJson(pier, "GET", "/api/terminals", { cookie })).status).toBe(401);
+  });
+
+  it("floods 50 MB through one shell: a fast socket gets all of it, a slow one is cut off with a reason, and the relay's memory stays bounded", async () => {
+    const id = await openShell(pier, 200, 50);
+    const fast = await attach(pier, id);
+    const slow = await attach(pier, id);
+    // The fast socket counts bytes instead of keeping them.
+    let fastBytes = 0;
+    let fastYs = 0;
+    let fastTail = "";
+    fast.ws.on("message", (data, isBinary) => {
+      if (!isBinary) return;
+      const buffer = data as Buffer;
+      fastBytes += buffer.length;
+      for (let i = buffer.indexOf(0x79); i !== -1; i = buffer.indexOf(0x79, i + 1)) fastYs++;
+      fastTail = (fastTail + buffer.subarray(-64).toString("latin1")).slice(-64);
+    });
+    // The slow one stops reading (a tab on a network that died). One that reads in sips every few
+    // seconds drains the kernel's socket buffers (several MB on loopback) each time and keeps up here.
+    slow.ws.pause();
+    // How long the fast socket ever waited for its next bytes once the flood ran (bash may take seconds
+    // to start on a loaded machine): the slow one may hold the shell ~1 s at a time, no more.
+    let lastFast = Date.now();
+    let longestGap = 0;
+    let gapAt = 0;
+    fast.ws.on("message", () => {
+      const now = Date.now();
+      if (fastBytes > 1_000_000 && now - lastFast > longestGap) [longestGap, gapAt] = [now - lastFast, fastBytes];
+      lastFast = now;
+    });
+    // The relay says when it cuts the slow one off; it then reads again, and finds the close frame (with its reason) after what was queued.
+    let slowCutAt = -1;
+    const cutLogged = setInterval(() => {
+      if (!pier.stderr.some((line) => /fell more than 8 MB behind/.test(line))) return;
+      clearInterval(cutLogged);
+      slowCutAt = fastBytes;
+      slow.ws.resume();
+    }, 50);
+    const relayPid = pier.process.pid!;
+    const rssBefore = rssBytes(relayPid);
+    let rssPeak = rssBefore;
+    const sample = setInterval(() => (rssPeak = Math.max(rssPeak, rssBytes(relayPid))), 50);
+    const started = Date.now();
+    fast.type("yes | head -c 50000000; echo flood-done-$((40+2))\r");
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the fast socket got ${fastBytes} bytes in 90 s, tail ${JSON.stringify(fastTail)}`)), 90_000);
+        const check = () => {
+          if (!fastTail.includes("flood-done-42")) return;
+          clearTimeout(timer);
+          fast.ws.off("message", check);
+          resolve();
+        };
+        fast.ws.on("message", check);
+      });
+    } finally {
+      clearInterval(sample);
+      clearInterval(cutLogged);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    // "y\n" 25,000,000 times, and the y of "yes" in the echoed command line.
+    expect(fastYs - 25_000_000).toBeGreaterThanOrEqual(0);
+    expect(fastYs - 25_000_000).toBeLessThan(10);
+    const growth = rssPeak - rssBefore;
+    console.log(`terminal flood: ${(fastBytes / 1e6).toFixed(1)} MB to the fast socket in ${seconds.toFixed(1)} s (longest wait ${longestGap} ms, after ${gapAt} bytes; the slow one cut off after ${slowCutAt}); relay RSS ${(rssBefore / 1e6).toFixed(0)} MB → peak ${(rssPeak / 1e6).toFixed(0)} MB (+${(growth / 1e6).toFixed(1)} MB)`);
+    expect(growth).toBeLessThan(30 * 1024 * 1024);
+    expect(longestGap).toBeLessThan(5000);
+    const cut = await slow.closed;
+    expect(cut.code).toBe(TERMINAL_CLOSE.behind);
+    expect(cut.reason).toMatch(/fell too far behind/);
+    // Reattaching gets the scrollback (the last ~1 MB), which ends where the shell is now.
+    const again = await attach(pier, id);
+    expect(again.scrollback()).toMatch(/flood-done-42/);
+    expect(again.scrollback().length).toBeLessThanOrEqual(1024 * 1024);
+    fast.ws.close();
+    again.ws.close();
+  }, 180_000);
+
+  it("refuses a ninth shell and a bad size with a sentence", async () => {
+    const bad = await httpJson(pier, "POST", "/api/terminals", { body: { cols: "wide", rows: 24 } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/size as whole numbers/);
+    const open = (await httpJson(pier, "GET", "/api/terminals")).json.terminals.length as number;
+    for (let i = open; i < 8; i++) await openShell(pier);
+    const ninth = await httpJson(pier, "POST", "/api/terminals", { body: { cols: 80, rows: 24 } });
+    expect(ninth.status).toBe(409);
+    expect(ninth.json.error).toEqual({ code: "too_many_terminals", message: expect.stringMatching(/8 shells open/) });
+  });
+
+  it("stopping pier ends every shell and what it started, even a job that ignores SIGHUP", async () => {
+    const { terminals } = (await httpJson(pier, "GET", "/api/terminals")).json as { terminals: { id: string }[] };
+    const term = await attach(pier, terminals.at(-1)!.id);
+    term.type('(trap "" HUP; exec sleep 1000) & echo "pids:$$:$!:"\r');
+    await term.waitFor(/pids:\d+:\d+:/);
+    const [, shellPid, jobPid] = /pids:(\d+):(\d+):/.exec(term.text())!.map(Number) as [number, number, number];
+    expect(isAlive(shellPid) && isAlive(jobPid)).toBe(true);
+    pier.signal("SIGTERM");
+    await pier.exited;
+    // Checked once pier has exited, before the test harness kills anything itself.
+    expect(await waitUntilGone([shellPid, jobPid], 2000)).toEqual([]);
+  });
+});
