@@ -1,7 +1,7 @@
 // A first look at a file given to `pier replay`, before anything is served:
 // it must be a readable regular file, not too large, whose first line is a
 // Pier capture header of a version this Pier reads. The page checks every
-// line again (web/src/lib/inspector/capture.ts); this only turns the obvious
+// line again (web/src/lib/wire-log/capture.ts); this only turns the obvious
 // mistakes (a typo, a session file, a log) into one sentence at the prompt.
 // The file is opened once, without blocking (a named pipe would wait for a
 // writer forever), and the server then sends from that very descriptor: the
