@@ -56,6 +56,21 @@ test.describe("on a phone", () => {
     expect(row.gap).toBeLessThanOrEqual(0.5);
     expect(row.usageRight).toBeCloseTo(390, 0);
   });
+
+  test("the session's name is shown whole (it has the header's first row; among the buttons it was cut to “R…”)", async ({ page, pier }) => {
+    await page.goto(pier.url);
+    await page.getByRole("button", { name: "Unnamed session: name it" }).click();
+    await page.keyboard.type("Refactor the greeting module");
+    await page.keyboard.press("Enter");
+    const name = page.getByRole("button", { name: "Session name: Refactor the greeting module. Rename" });
+    await expect(name).toHaveText("Refactor the greeting module");
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    // Every panel button still fits the screen.
+    for (const label of ["Sessions", "Agents", "Session settings", "Terminal", "Protocol inspector"]) {
+      const box = await page.getByRole("button", { name: label, exact: true }).boundingBox();
+      expect(box!.x + box!.width, label).toBeLessThanOrEqual(390);
+    }
+  });
 });
 
 test("the demo tour starts from the first screen, and a record it names opens that record's lesson in the inspector", async ({ page, piVersion }) => {
