@@ -4,6 +4,7 @@
 
 import { applyPatch, parsePatch, reversePatch } from "diff";
 import { connection } from "../app-context.svelte.ts";
+import { requestLine } from "../workspace/line-request.svelte.ts";
 import { openDiff, openFile as openInWorkbench, workbench } from "../workspace/workbench-store.svelte.ts";
 import { workspacePath } from "./tool-details.ts";
 
@@ -20,6 +21,14 @@ export function openablePath(path: string | null | undefined): string | null {
 export function openFile(path: string): void {
   const target = workspacePath(path, cwd());
   if (target) openInWorkbench(target);
+}
+
+/** Opens a file with the cursor on `line` (and `column`), e.g. a `path:line` a shell printed. */
+export function openFileAtLine(path: string, line: number, column: number | null): void {
+  const target = workspacePath(path, cwd());
+  if (!target) return;
+  requestLine({ path: target, line, column: column ?? 1 });
+  openInWorkbench(target);
 }
 
 /**

@@ -1,0 +1,36 @@
+// The relay's terminal routes for this page's live session (relay/src/terminal/):
+// list, open and close shells, and where a shell's socket is. Drivers only:
+// the relay refuses a viewer with a sentence, which is what a call throws.
+import { TERMINAL_API_PATHS, type TerminalCreateResponse, type TerminalInfo, type TerminalListResponse } from "@pier/protocol";
+import { livePath } from "../live-base.ts";
+
+async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(livePath(path), {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Error("pier could not be reached.");
+  }
+  const json = (await response.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
+  if (!response.ok || json === null) throw new Error(json?.error?.message ?? `pier answered ${response.status}.`);
+  return json;
+}
+
+export type ShellApi = {
+  list(): Promise<TerminalListResponse>;
+  create(cols: number, rows: number): Promise<TerminalInfo>;
+  close(id: string): Promise<void>;
+  socketUrl(id: string): string;
+};
+
+export const shellApi: ShellApi = {
+  list: () => call<TerminalListResponse>("GET", TERMINAL_API_PATHS.terminals),
+  create: async (cols, rows) => (await call<TerminalCreateResponse>("POST", TERMINAL_API_PATHS.terminals, { cols, rows })).terminal,
+  close: async (id) => void (await call("POST", TERMINAL_API_PATHS.close, { id })),
+  socketUrl: (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${livePath(TERMINAL_API_PATHS.socket)}?id=${encodeURIComponent(id)}`,
+};

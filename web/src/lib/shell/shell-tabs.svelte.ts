@@ -1,0 +1,105 @@
+// The shells of this page's live session as tabs of the terminal dock, beside
+// the "Commands" tab (pi's RPC bash panels). The shells live in the relay:
+// a reload lists them again and reattaches (each tab's ShellView gets its
+// scrollback). Which tab was on top is kept per browser tab (sessionStorage).
+import { MAX_TERMINALS, type TerminalInfo } from "@pier/protocol";
+import { liveBase } from "../live-base.ts";
+import { shellApi, type ShellApi } from "./shell-api.ts";
+
+/** The tab of pi's bash panels. */
+export const COMMANDS_TAB = "commands";
+
+export class ShellTabs {
+  shells = $state<TerminalInfo[]>([]);
+  /** COMMANDS_TAB or a shell's id. */
+  active = $state<string>(COMMANDS_TAB);
+  /** Why shells cannot be opened here (the relay's sentence), or null. */
+  unavailable = $state<string | null>(null);
+  /** The last thing that went wrong (opening, closing, listing), as a sentence. */
+  error = $state<string | null>(null);
+  busy = $state(false);
+  readonly #api: ShellApi;
+  readonly #storageKey: string;
+
+  constructor(api: ShellApi = shellApi, storageKey = `pier.shellTab:${liveBase()}`) {
+    this.#api = api;
+    this.#storageKey = storageKey;
+    this.active = readStored(storageKey) ?? COMMANDS_TAB;
+  }
+
+  get full(): boolean {
+    return this.shells.length >= MAX_TERMINALS;
+  }
+
+  /** Lists the relay's shells again (on load and when the dock opens); a tab whose shell is gone falls back to Commands. */
+  async refresh(): Promise<void> {
+    try {
+      const answer = await this.#api.list();
+      this.shells = answer.terminals;
+      this.unavailable = answer.unavailable;
+      this.error = null;
+    } catch (error) {
+      this.error = message(error);
+    }
+    if (this.active !== COMMANDS_TAB && !this.shells.some((shell) => shell.id === this.active)) this.select(COMMANDS_TAB);
+  }
+
+  async open(cols: number, rows: number): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const shell = await this.#api.create(cols, rows);
+      this.shells = [...this.shells, shell];
+      this.error = null;
+      this.select(shell.id);
+    } catch (error) {
+      this.error = message(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async close(id: string): Promise<void> {
+    const index = this.shells.findIndex((shell) => shell.id === id);
+    try {
+      await this.#api.close(id);
+    } catch (error) {
+      // Gone already (closed from another browser, pier restarted): the tab goes anyway.
+      if (!/no shell/.test(message(error))) return void (this.error = message(error));
+    }
+    this.shells = this.shells.filter((shell) => shell.id !== id);
+    if (this.active === id) this.select(this.shells[Math.min(index, this.shells.length - 1)]?.id ?? COMMANDS_TAB);
+  }
+
+  /** The shell ended (its socket said so): its tab stays, to read, until closed. */
+  ended(id: string): void {
+    this.shells = this.shells.map((shell) => (shell.id === id ? { ...shell, alive: false } : shell));
+  }
+
+  select(tab: string): void {
+    this.active = tab;
+    try {
+      sessionStorage.setItem(this.#storageKey, tab);
+    } catch {
+      // Storage off: the choice lasts until the reload.
+    }
+  }
+
+  socketUrl(id: string): string {
+    return this.#api.socketUrl(id);
+  }
+}
+
+function readStored(key: string): string | null {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const shellTabs = new ShellTabs();
