@@ -1,0 +1,130 @@
+// The real terminal: a shell in a pseudo-terminal in the session's folder,
+// beside pi's RPC bash panels. Typed commands run, a full-screen program
+// draws on the alternate screen and gives the screen back when it quits, a
+// printed path:line opens the file in the editor, a reload reattaches with
+// the scrollback, and a viewer's page offers no shell (the relay refuses
+// viewers anyway: relay/test/terminal/terminal.contract.test.ts).
+import { join } from "node:path";
+import type { BrowserContext, Locator, Page } from "@playwright/test";
+import { expect, test, UI_ONLY } from "../support/pier.ts";
+import type { RunningPier } from "../../relay/test/support/pier-process.ts";
+
+const SHOTS = process.env.PIER_SHOTS_DIR ?? null;
+
+async function openDock(page: Page, url: string): Promise<Locator> {
+  await page.goto(url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  await page.getByRole("button", { name: "Show terminal" }).click();
+  const dock = page.getByRole("region", { name: "Terminal" });
+  await expect(dock).toBeVisible();
+  return dock;
+}
+
+/** The shell tab's panel, its xterm rows (what is on screen now). */
+const shellPanel = (page: Page, title: string | RegExp) => page.getByRole("tabpanel", { name: title });
+const screen = (panel: Locator) => panel.locator(".xterm-rows");
+
+async function typeLine(panel: Locator, text: string): Promise<void> {
+  await panel.locator(".xterm-screen").click();
+  await panel.page().keyboard.type(text);
+  await panel.page().keyboard.press("Enter");
+}
+
+test("a shell tab runs what is typed, draws a full-screen program, links path:line to the editor, and comes back after a reload", UI_ONLY, async ({ page, pier }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const dock = await openDock(page, pier.url);
+  await dock.getByRole("button", { name: "+ Shell" }).click();
+  const tab = dock.getByRole("tab", { name: /^(bash|sh|zsh|fish|dash) 1$/ });
+  await expect(tab).toHaveAttribute("aria-selected", "true");
+  const title = (await tab.textContent())!.trim();
+  const panel = shellPanel(page, title);
+  await expect(panel.locator(".xterm-screen")).toBeVisible();
+
+  await typeLine(panel, "echo hello-$((1+1))");
+  await expect(screen(panel)).toContainText("hello-2");
+  // Colours: ANSI SGR is drawn, not printed.
+  await typeLine(panel, "printf '\\033[32mgreen-%s\\033[0m\\n' ok");
+  await expect(screen(panel).locator("span.xterm-fg-2", { hasText: "green-ok" })).toBeVisible();
+
+  // A full-screen program takes the alternate screen (the shell's lines are gone from view) and gives it back on :q.
+  await typeLine(panel, "vim -u NONE -N README.md");
+  await expect(screen(panel)).toContainText("tiny-greeter");
+  await expect(screen(panel)).not.toContainText("hello-2");
+  await page.keyboard.type(":q");
+  await page.keyboard.press("Enter");
+  await expect(screen(panel)).toContainText("hello-2");
+
+  // A printed path:line opens the file in the editor.
+  await typeLine(panel, "clear; echo README.md:2");
+  const row = screen(panel).locator(":scope > div", { hasText: /^README\.md:2\s*$/ });
+  await expect(row).toBeVisible();
+  const box = (await row.boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.click(box.x + 20, box.y + box.height / 2);
+  await expect(page.getByRole("tab", { name: /README\.md/ })).toBeVisible();
+  // The editor has the cursor on that line.
+  await expect(page.locator(".monaco-editor .line-numbers.active-line-number")).toHaveText("2");
+
+  // A reload reattaches: the tab is listed again and the scrollback is drawn.
+  await typeLine(panel, "echo after-$((3*3))");
+  await expect(screen(panel)).toContainText("after-9");
+  await page.reload();
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  const again = page.getByRole("region", { name: "Terminal" });
+  await expect(again.getByRole("tab", { name: title })).toHaveAttribute("aria-selected", "true");
+  await expect(screen(shellPanel(page, title))).toContainText("after-9");
+  // The editor comes back too (its tabs are restored) and takes the focus once loaded: then type in the shell.
+  await expect(page.locator(".monaco-editor .view-lines")).toContainText("tiny-greeter");
+  await typeLine(shellPanel(page, title), "echo still-$((5+5))");
+  await expect(screen(shellPanel(page, title))).toContainText("still-10");
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, "terminal-1440x900.png") });
+
+  // Closing the tab ends the shell.
+  await again.getByRole("button", { name: `Close ${title}` }).click();
+  await expect(again.getByRole("tab", { name: title })).toHaveCount(0);
+  await expect(again.getByRole("tab", { name: "Commands" })).toHaveAttribute("aria-selected", "true");
+});
+
+test("on a phone the shell fills the sheet", UI_ONLY, async ({ page, pier }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const dock = await openDock(page, pier.url);
+  await dock.getByRole("button", { name: "+ Shell" }).click();
+  const panel = shellPanel(page, /^(bash|sh|zsh|fish|dash) 1$/);
+  await typeLine(panel, "ls -la --color=always");
+  await expect(screen(panel)).toContainText("README.md");
+  // The shell was told the phone's size: a narrow screen, not 80 columns.
+  await typeLine(panel, "echo size-$(stty size | tr ' ' x)-");
+  await expect(screen(panel)).toContainText(/size-\d+x\d+-/);
+  const [, rows, cols] = /size-(\d+)x(\d+)-/.exec((await screen(panel).textContent())!)!.map(Number);
+  expect(cols).toBeLessThan(60);
+  expect(rows).toBeGreaterThan(20);
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, "terminal-390x844.png") });
+});
+
+async function viewerPage(page: Page, pier: RunningPier, context: BrowserContext): Promise<Page> {
+  await page.getByRole("button", { name: "Share" }).click();
+  const share = page.getByRole("dialog", { name: "Share" });
+  await share.getByRole("button", { name: "Create viewer link" }).click();
+  const address = share.getByRole("textbox", { name: "Link address" });
+  await expect(address).toHaveValue(new RegExp(`^${pier.origin.replace(/[.]/g, "\\.")}/\\?token=`));
+  const link = await address.inputValue();
+  await share.getByRole("button", { name: "Close" }).click();
+  const viewer = await context.newPage();
+  await viewer.goto(link);
+  return viewer;
+}
+
+test("a viewer's page offers no shell, while the driver's has one running", UI_ONLY, async ({ page, browser, pier }) => {
+  const dock = await openDock(page, pier.url);
+  await dock.getByRole("button", { name: "+ Shell" }).click();
+  await expect(dock.getByRole("tab", { name: /^(bash|sh|zsh|fish|dash) 1$/ })).toBeVisible();
+
+  const viewer = await viewerPage(page, pier, await browser.newContext());
+  await expect(viewer.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  await viewer.getByRole("button", { name: "Show terminal" }).click();
+  const viewerDock = viewer.getByRole("region", { name: "Terminal" });
+  await expect(viewerDock).toBeVisible();
+  await expect(viewerDock.getByRole("button", { name: "+ Shell" })).toHaveCount(0);
+  await expect(viewerDock.getByRole("tab")).toHaveCount(0);
+  await expect(viewer.locator(".xterm-screen")).toHaveCount(0);
+});
