@@ -84,6 +84,16 @@ test("a worktree agent's card: summary, review in a diff tab, a fast-forward mer
   await expect(diff).toBeVisible({ timeout: 30_000 });
   await expect(diff.locator(".editor.modified .view-lines")).toContainText("hello from the agent");
   if (SHOTS !== null) await page.screenshot({ path: join(SHOTS, "worktree-diff-1440.png") });
+  // The file is in the agent's worktree, not this page's workspace: "Open file" leads to the agent's page, which opens it.
+  const elsewhere = page.getByRole("region", { name: "Editor" }).getByRole("link", { name: "Open in the agent's page" });
+  await expect(elsewhere).toHaveAttribute("href", `/live/${first.id}/#open=hello.txt`);
+  const agentPage = await page.context().newPage();
+  await agentPage.goto(new URL((await elsewhere.getAttribute("href"))!, page.url()).href);
+  await expect(agentPage.getByRole("tablist", { name: "Open editors" }).getByRole("tab", { name: "hello.txt", exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(agentPage.getByRole("region", { name: "Editor" }).locator(".monaco-editor .view-lines")).toContainText("hello from the agent", { timeout: 30_000 });
+  // Taken once: a reload does not open it again on its own.
+  expect(new URL(agentPage.url()).hash).toBe("");
+  await agentPage.close();
 
   // Merge (fast-forward, the default), confirmed: main has the file, committed by pier.
   await page.keyboard.press("Alt+KeyA");

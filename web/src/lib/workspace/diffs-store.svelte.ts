@@ -20,13 +20,19 @@ export interface DiffDocument {
   modified: string;
   /** Bumped whenever original/modified change (the diff view re-syncs its models). */
   revision: number;
+  /** The file is in another page's workspace (a worktree agent's): "Open file" goes there. */
+  elsewhere: DiffElsewhere | null;
 }
+
+/** Another page that has the diff's file: its address and the button's words. */
+export type DiffElsewhere = { href: string; label: string };
 
 export interface OpenDiffOptions {
   title: string;
   path: string;
   original: string;
   modified: string;
+  elsewhere?: DiffElsewhere;
 }
 
 /** What a diff tab is called and where it points. */
@@ -57,7 +63,8 @@ export class DiffsStore {
         existing.revision++;
       }
     } else {
-      this.diffs[key] = { key, title: options.title, path, source: "static", loading: false, error: null, original: options.original, modified: options.modified, revision: 0 };
+      const elsewhere = options.elsewhere ?? null;
+      this.diffs[key] = { key, title: options.title, path, source: "static", loading: false, error: null, original: options.original, modified: options.modified, revision: 0, elsewhere };
     }
     return { key, path, title: options.title };
   }
@@ -76,6 +83,7 @@ export class DiffsStore {
         original: "",
         modified: "",
         revision: 0,
+        elsewhere: null,
       };
     }
     void this.loadGit(key, change.from ?? change.path);

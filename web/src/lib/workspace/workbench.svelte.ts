@@ -28,6 +28,7 @@ import { loadSavedTabs, storeSavedTabs } from "./saved-tabs.ts";
 import { fileTabId, type Tab, type TabsState } from "./tabs.ts";
 import type { WorkbenchContext } from "./workbench-context.ts";
 import type { GitChange, WorkspaceEntry } from "./workspace-api-types.ts";
+import { takeOpenRequest } from "./open-request.ts";
 
 export type { DialogButton, DialogRequest } from "./dialog-store.svelte.ts";
 export type { DiffDocument, OpenDiffOptions } from "./diffs-store.svelte.ts";
@@ -116,6 +117,9 @@ export class WorkbenchStore {
     for (const path of saved.paths) if (!this.docs[path]) this.documents.open(path, { restoring: true });
     if (saved.active !== null) this.activate(fileTabId(saved.active));
     this.#restoredFor = key;
+    // A link that asked for one file (open-request.ts): on top of the saved tabs.
+    const asked = takeOpenRequest();
+    if (asked !== null) this.openFile(asked);
   }
 
   // ── layout ────────────────────────────────────────────────────────────
