@@ -62,6 +62,13 @@ export default defineConfig({
             "relay/test/relay/which-pi.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",
             "relay/test/workspace/git-repo-commands.contract.test.ts",
+            // git's worktrees, merges and discards; the relay's fan-out to many
+            // viewers and its queues for a stalled one; an SSH tunnel: pi only
+            // starts and prints, as any pi does.
+            "relay/test/live/worktrees.contract.test.ts",
+            "relay/test/relay/classroom.contract.test.ts",
+            "relay/test/relay/backpressure.contract.test.ts",
+            "relay/test/relay/remote-demo.contract.test.ts",
           ],
           env: { PIER_TEST_PI: "1.6.0" },
           sequence: { groupOrder: 2 },
