@@ -6,6 +6,7 @@
 // viewers anyway: relay/test/terminal/terminal.contract.test.ts).
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "@playwright/test";
+import { expectAccessible } from "../support/accessible.ts";
 import { expect, test, UI_ONLY } from "../support/pier.ts";
 import type { RunningPier } from "../../relay/test/support/pier-process.ts";
 
@@ -21,7 +22,7 @@ async function openDock(page: Page, url: string): Promise<Locator> {
 }
 
 /** The shell tab's panel, its xterm rows (what is on screen now). */
-const shellPanel = (page: Page, title: string | RegExp) => page.getByRole("tabpanel", { name: title });
+const shellPanel = (page: Page, title: string) => page.getByRole("region", { name: `Shell ${title}`, exact: true });
 const screen = (panel: Locator) => panel.locator(".xterm-rows");
 
 async function typeLine(panel: Locator, text: string): Promise<void> {
@@ -34,8 +35,8 @@ test("a shell tab runs what is typed, draws a full-screen program, links path:li
   await page.setViewportSize({ width: 1440, height: 900 });
   const dock = await openDock(page, pier.url);
   await dock.getByRole("button", { name: "+ Shell" }).click();
-  const tab = dock.getByRole("tab", { name: /^(bash|sh|zsh|fish|dash) 1$/ });
-  await expect(tab).toHaveAttribute("aria-selected", "true");
+  const tab = dock.getByRole("button", { name: /^(bash|sh|zsh|fish|dash) 1$/ });
+  await expect(tab).toHaveAttribute("aria-pressed", "true");
   const title = (await tab.textContent())!.trim();
   const panel = shellPanel(page, title);
   await expect(panel.locator(".xterm-screen")).toBeVisible();
@@ -45,6 +46,8 @@ test("a shell tab runs what is typed, draws a full-screen program, links path:li
   // Colours: ANSI SGR is drawn, not printed.
   await typeLine(panel, "printf '\\033[32mgreen-%s\\033[0m\\n' ok");
   await expect(screen(panel).locator("span.xterm-fg-2", { hasText: "green-ok" })).toBeVisible();
+  // The first screen's cards are accessibility.spec's to check.
+  await expectAccessible(page, "the Terminal dock with a shell tab open", [], ['[aria-labelledby^="start-title"]']);
 
   // A full-screen program takes the alternate screen (the shell's lines are gone from view) and gives it back on :q.
   await typeLine(panel, "vim -u NONE -N README.md");
@@ -71,7 +74,7 @@ test("a shell tab runs what is typed, draws a full-screen program, links path:li
   await page.reload();
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
   const again = page.getByRole("region", { name: "Terminal" });
-  await expect(again.getByRole("tab", { name: title })).toHaveAttribute("aria-selected", "true");
+  await expect(again.getByRole("button", { name: title, exact: true })).toHaveAttribute("aria-pressed", "true");
   await expect(screen(shellPanel(page, title))).toContainText("after-9");
   // The editor comes back too (its tabs are restored) and takes the focus once loaded: then type in the shell.
   await expect(page.locator(".monaco-editor .view-lines")).toContainText("tiny-greeter");
@@ -81,15 +84,17 @@ test("a shell tab runs what is typed, draws a full-screen program, links path:li
 
   // Closing the tab ends the shell.
   await again.getByRole("button", { name: `Close ${title}` }).click();
-  await expect(again.getByRole("tab", { name: title })).toHaveCount(0);
-  await expect(again.getByRole("tab", { name: "Commands" })).toHaveAttribute("aria-selected", "true");
+  await expect(again.getByRole("button", { name: title, exact: true })).toHaveCount(0);
+  await expect(again.getByRole("button", { name: "Commands" })).toHaveAttribute("aria-pressed", "true");
 });
 
 test("on a phone the shell fills the sheet", UI_ONLY, async ({ page, pier }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const dock = await openDock(page, pier.url);
   await dock.getByRole("button", { name: "+ Shell" }).click();
-  const panel = shellPanel(page, /^(bash|sh|zsh|fish|dash) 1$/);
+  const tab = dock.getByRole("button", { name: /^(bash|sh|zsh|fish|dash) 1$/ });
+  await expect(tab).toHaveAttribute("aria-pressed", "true");
+  const panel = shellPanel(page, (await tab.textContent())!.trim());
   await typeLine(panel, "ls -la --color=always");
   await expect(screen(panel)).toContainText("README.md");
   // The shell was told the phone's size: a narrow screen, not 80 columns.
@@ -117,7 +122,7 @@ async function viewerPage(page: Page, pier: RunningPier, context: BrowserContext
 test("a viewer's page offers no shell, while the driver's has one running", UI_ONLY, async ({ page, browser, pier }) => {
   const dock = await openDock(page, pier.url);
   await dock.getByRole("button", { name: "+ Shell" }).click();
-  await expect(dock.getByRole("tab", { name: /^(bash|sh|zsh|fish|dash) 1$/ })).toBeVisible();
+  await expect(dock.getByRole("button", { name: /^(bash|sh|zsh|fish|dash) 1$/ })).toBeVisible();
 
   const viewer = await viewerPage(page, pier, await browser.newContext());
   await expect(viewer.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
@@ -125,6 +130,6 @@ test("a viewer's page offers no shell, while the driver's has one running", UI_O
   const viewerDock = viewer.getByRole("region", { name: "Terminal" });
   await expect(viewerDock).toBeVisible();
   await expect(viewerDock.getByRole("button", { name: "+ Shell" })).toHaveCount(0);
-  await expect(viewerDock.getByRole("tab")).toHaveCount(0);
+  await expect(viewerDock.getByRole("group", { name: "Terminal tabs" })).toHaveCount(0);
   await expect(viewer.locator(".xterm-screen")).toHaveCount(0);
 });
