@@ -57,6 +57,19 @@ describe("session loader", () => {
     expect(sent).toHaveLength(1); // no get_messages needed
   });
 
+  it("a load answer older than the transcript on screen is not shown: the entries after it are asked for", () => {
+    // Seen with pi 0.87.1 at start-up: an extension command's messages were written before the answer to an earlier get_entries, which did not hold them.
+    const { loader, sent, session, answerLast } = setup();
+    loader.load(false);
+    session.messages.push({ role: "custom", customType: "report", content: "live", display: true, timestamp: 5 } as never);
+    answerLast(entriesAnswer([user("u1", null, "hi")], "u1"));
+    expect(session.messages.map((m) => m.role)).toEqual(["custom"]);
+    expect(sent.at(-1)!.command).toEqual({ type: "get_entries", since: "u1" });
+    // The next answer is not older than the transcript: shown (here through get_messages, as a custom message needs).
+    answerLast(entriesAnswer([{ type: "custom_message", id: "c1", parentId: "u1", timestamp: at, customType: "report", content: "live", display: true }], "c1"));
+    expect(sent.at(-1)!.command).toEqual({ type: "get_messages" });
+  });
+
   it("after a reconnect asks only for the entries since its cursor, and appends them", () => {
     const { loader, sent, answerLast } = setup();
     loader.load(false);
@@ -184,7 +197,7 @@ describe("session loader", () => {
       expect(sent).toHaveLength(1);
       vi.advanceTimersByTime(1);
       expect(sent.map((s) => s.command)).toEqual([{ type: "get_entries" }, { type: "get_entries" }]);
-      expect(loader.take(sent[1]!.id)).toEqual({ since: null, purpose: "load" });
+      expect(loader.take(sent[1]!.id)).toMatchObject({ since: null, purpose: "load" });
     });
 
     it("lets advancing go on instead of waiting forever", () => {

@@ -16,7 +16,16 @@ import { applyEntriesAnswer, createEntryIndex, lastEntryId, plainConversation, r
 import type { SessionState } from "../pi-state/session-state.ts";
 
 /** Why a get_entries was sent: to show the session (load), or only to keep the cursor current (advance). */
-export type EntriesRequest = { since: string | null; purpose: "load" | "advance" };
+export type EntriesRequest = { since: string | null; purpose: "load" | "advance"; seen?: MessagesSeen };
+
+/**
+ * The transcript as it was when a load was asked for. pi can write a
+ * command's events before its answers to queries sent earlier (seen at
+ * start-up: an extension command's messages came before the get_entries
+ * answer, which did not hold them), so a load whose transcript moved on
+ * meanwhile is older than what the page shows, and is asked for again.
+ */
+type MessagesSeen = { count: number; last: unknown };
 
 /** How long a page waits before asking again for entries the relay refused to ask pi for (rate_limited). */
 export const ENTRIES_RETRY_MS = 1000;
@@ -75,7 +84,7 @@ export class SessionLoader {
 
   #request(since: string | null, purpose: EntriesRequest["purpose"]): void {
     const id = this.#options.send(since === null ? { type: "get_entries" } : { type: "get_entries", since });
-    if (id !== null) this.#requests.set(id, { since, purpose });
+    if (id !== null) this.#requests.set(id, purpose === "load" ? { since, purpose, seen: this.#messagesSeen() } : { since, purpose });
     else if (purpose === "advance") this.#advancing = false;
   }
 
@@ -125,6 +134,11 @@ export class SessionLoader {
     }
     this.#options.onEntriesChanged();
     if (request.purpose !== "load") return;
+    if (request.seen !== undefined && this.#movedOn(request.seen)) {
+      // Older than the transcript on screen: its entries are kept (the cursor), and the rest is asked for.
+      this.#request(lastEntryId(this.entries), "load");
+      return;
+    }
     const plain = plainConversation(this.entries);
     if (plain === null) {
       this.#options.send({ type: "get_messages" });
@@ -132,6 +146,16 @@ export class SessionLoader {
     }
     const messages: AgentMessage[] = plain.systemPrompt ? [plain.systemPrompt, ...plain.messages] : plain.messages;
     applyGetMessages(this.#options.session(), messages);
+  }
+
+  #messagesSeen(): MessagesSeen {
+    const messages = this.#options.session().messages;
+    return { count: messages.length, last: messages.at(-1) };
+  }
+
+  #movedOn(seen: MessagesSeen): boolean {
+    const now = this.#messagesSeen();
+    return now.count !== seen.count || now.last !== seen.last;
   }
 
   /** A get_state answer names the session pi is on: entries of another one are stale. */
