@@ -85,6 +85,8 @@ export function markerWords(marker: TranscriptMarker, live: boolean): MarkerWord
     }
     case "room":
       return { tone: "info", text: marker.text, detail: null };
+    case "customEntry":
+      return { tone: "info", text: `Extension entry · ${marker.customType}`, detail: null };
     case "summarizationRetry":
       return {
         tone: "warn",

@@ -20,7 +20,9 @@ import { applyAssistantEvent, beginAssistantStream, endAssistantStream } from ".
 import { noteLoadedMessages } from "./loaded-messages.ts";
 import { takeAnswered, type AnsweredCommand } from "./pending-commands.ts";
 import { onToolExecutionEnd, onToolExecutionStart, onToolExecutionUpdate } from "./tool-executions.ts";
+import { shownCustomEntry } from "./custom-entries.ts";
 import {
+  addMarker,
   onAgentEnd,
   onAgentSettled,
   onAgentStart,
@@ -138,9 +140,13 @@ function applyEvent(state: SessionState, event: PiEvent, now: number): void {
       // Wire quirk: a cleared name is an absent field, not null.
       state.sessionName = event.name ?? null;
       return;
-    case "entry_appended":
+    case "entry_appended": {
       pushBounded(state.entries, event.entry, MAX_ENTRIES);
+      // An extension's own entry shows where pi appended it; pi's bookkeeping entries do not.
+      const shown = shownCustomEntry(event.entry);
+      if (shown !== null) addMarker(state, { kind: "customEntry", at: now, ...shown });
       return;
+    }
     case "compaction_start":
       onCompactionStart(state, event, now);
       return;

@@ -164,6 +164,8 @@ export type TranscriptMarker =
       name: string;
       colour: string;
     })
+  /** An extension's custom entry (pi.appendEntry), shown collapsed with its data (custom-entries.ts). */
+  | (MarkerBase & { kind: "customEntry"; entryId: string; customType: string; data: unknown })
   | (MarkerBase & {
       kind: "summarizationRetry";
       attempt: number;

@@ -32,7 +32,8 @@ import {
 } from "@pier/protocol";
 import type { ConversationMessage, RpcResponse } from "../pi-types.ts";
 import { applyInvalidLine, applyRecord, noteCommandSent } from "../pi-state/reduce-record.ts";
-import { compactedHistory, type EntryIndex } from "../pi-state/entry-index.ts";
+import { activePath, compactedHistory, type EntryIndex } from "../pi-state/entry-index.ts";
+import { branchCustomEntries, type BranchItem } from "../pi-state/custom-entries.ts";
 import { expirePending } from "../pi-state/pending-commands.ts";
 import { relayDialogsOf, removeDialog } from "../extension-ui/extension-ui-state.ts";
 import { settleRecord } from "./settle-records.ts";
@@ -136,6 +137,8 @@ export class RelayConnection {
   entriesVersion = $state(0);
   /** Messages the latest compaction took out of the model's context (shown collapsed above it). */
   compactedHistory = $state.raw<ConversationMessage[]>([]);
+  /** The extension entries on pi's active branch and the messages before them (custom-entries.ts); usually empty. */
+  branchEntries = $state.raw<BranchItem[]>([]);
   /** Bumped when the relay says session files changed on disk. */
   sessionsListVersion = $state(0);
   /** The URL path prefix this connection's socket and HTTP paths are under ("" today). */
@@ -691,6 +694,7 @@ export class RelayConnection {
     if (this.entriesVersion === entries.version) return;
     this.entriesVersion = entries.version;
     this.compactedHistory = compactedHistory(entries);
+    this.branchEntries = branchCustomEntries(activePath(entries));
   }
 
   /** Entries (for fork, the tree, history) up to date with what pi holds now; the failure in words, or null. */

@@ -184,7 +184,8 @@ export const EVENT_LESSONS: Record<PiEventType, LessonText> = {
     title: "entry_appended: a session entry was written",
     summary: "An entry was appended to the session (an event beyond pi's documented table in 0.87.1).",
     body:
-      "entry is a session entry (see session-format.md): an extension's custom entry or custom_message, a label, or a context_edit. " +
+      "entry is a session entry (see session-format.md): most often an extension's custom entry (type custom, from pi.appendEntry: kept in the session, never sent to the model; Pier shows it collapsed in the transcript as \"Extension entry · customType\"), or pi's own bookkeeping such as a context_edit or a label. " +
+      "An extension's message (pi.sendMessage) arrives as message_start/message_end with role custom instead; display: false keeps it out of the transcript, not out of the model's context. " +
       "pi 0.87.1 appends a context_edit with replacement null right after auto_retry_start, which drops the failed assistant message from the model's context. " +
       "Do not expect every entry the session file gets to show up here: get_entries is the complete record.",
     docs: QUEUE,

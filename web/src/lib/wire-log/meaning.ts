@@ -11,6 +11,7 @@
 // targets carry 0-based indexes into state.messages and message content, as
 // code does. Never throws, whatever the record holds.
 
+import { shownCustomEntry } from "../pi-state/custom-entries.ts";
 import type { SessionState } from "../pi-state/session-state.ts";
 import type { LinkTarget } from "../transcript/transcript-targets.ts";
 import { asRecord, numberField, recordType, stringField, type JsonRecord } from "./wire-entry.ts";
@@ -162,7 +163,7 @@ function describe(value: unknown, after: SessionState): Effect {
     case "summarization_retry_finished":
       return { text: "pi stopped retrying the summary.", target: null };
     case "entry_appended":
-      return describeEntry(asRecord(record["entry"]));
+      return describeEntry(asRecord(record["entry"]), after);
     case "session_info_changed": {
       const name = stringField(record, "name");
       return { text: name === null ? "The session's name was cleared." : `The session is now named "${firstLine(name, 60)}".`, target: null };
@@ -261,6 +262,12 @@ function describeMessageStart(message: JsonRecord | null, after: SessionState): 
       const index = indexOf(after, role, after.openMessageIndex);
       return { text: `The result of ${stringField(message, "toolName") ?? "a tool"} goes back to the model${index === null ? "" : ` (message ${grouped(index + 1)})`}.`, target: messageTarget(index) };
     }
+    case "custom": {
+      const index = indexOf(after, role, after.openMessageIndex);
+      // A message with display: false has no row in the transcript to point at.
+      const target = message?.["display"] === true ? messageTarget(index) : null;
+      return { text: `An ${customMessageWords(message)} joins the conversation${index === null ? "" : ` as message ${grouped(index + 1)}`}.`, target };
+    }
     default: {
       const index = indexOf(after, role, after.openMessageIndex);
       return { text: `A ${role ?? "?"} message begins${index === null ? "" : ` (message ${grouped(index + 1)})`}.`, target: messageTarget(index) };
@@ -291,7 +298,15 @@ function describeMessageEnd(message: JsonRecord | null, after: SessionState): Ef
     const failed = message?.["isError"] === true;
     return { text: `${name} is final: the ${failed ? "failed " : ""}result of ${stringField(message, "toolName") ?? "a tool"}.`, target };
   }
+  if (role === "custom") return { text: `${name} is final: an ${customMessageWords(message)}.`, target: message?.["display"] === true ? target : null };
   return { text: `${name} is final (${role ?? "?"}).`, target };
+}
+
+/** `extension's message "my-type" (pi.sendMessage; shown in the transcript; the model reads it)`, after "an". */
+function customMessageWords(message: JsonRecord | null): string {
+  const customType = firstLine(stringField(message, "customType") ?? "?", 60);
+  const shown = message?.["display"] === true ? "shown in the transcript" : "display: false, so not shown in the transcript";
+  return `extension's message "${customType}" (pi.sendMessage; ${shown}; the model reads it)`;
 }
 
 function resultText(result: JsonRecord | null): string {
@@ -356,7 +371,7 @@ function describeCompactionEnd(record: JsonRecord, after: SessionState): Effect 
   return { text: `Compaction failed: ${firstLine(stringField(record, "errorMessage") ?? "unknown error", 80)}.${retry}`, target };
 }
 
-function describeEntry(entry: JsonRecord | null): Effect {
+function describeEntry(entry: JsonRecord | null, after: SessionState): Effect {
   const type = stringField(entry, "type") ?? "?";
   switch (type) {
     case "context_edit":
@@ -367,8 +382,14 @@ function describeEntry(entry: JsonRecord | null): Effect {
             : "pi replaced a message's content in the model's context.",
         target: null,
       };
-    case "custom":
-      return { text: `An extension stored data (${stringField(entry, "customType") ?? "?"}) in the session.`, target: null };
+    case "custom": {
+      const customType = stringField(entry, "customType") ?? "?";
+      if (shownCustomEntry(entry) === null) return { text: `pi stored its own data (${firstLine(customType, 60)}) in the session; it is not sent to the model.`, target: null };
+      return {
+        text: `An extension saved a custom entry "${firstLine(customType, 60)}" (pi.appendEntry): kept in the session, not sent to the model; the transcript shows it collapsed.`,
+        target: lastMarker(after, "customEntry"),
+      };
+    }
     case "custom_message":
       return { text: `An extension added a message (${stringField(entry, "customType") ?? "?"}) to the session.`, target: null };
     case "label":
