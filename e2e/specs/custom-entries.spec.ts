@@ -3,7 +3,7 @@
 // data as JSON; a custom message (pi.sendMessage) is Markdown rendered like
 // the model's answers, its HTML shown as text and never run; one with
 // display: false is not in the transcript, only in the inspector. The same
-// after a reload (pi's replayed output) and after switching back to the
+// after a reload and in a browser that joins late (pi's replayed output), and after switching back to the
 // saved session (pi's entries, no replay). Real relay, real pi with the
 // test extension e2e/extensions/custom-entries.ts.
 import type { Page } from "@playwright/test";
@@ -71,7 +71,7 @@ async function expectShown(page: Page, { openBefore = false } = {}): Promise<voi
   await expect(row.locator("b")).toHaveCount(0);
 }
 
-test("a custom entry and custom messages: rendered safely live, after a reload, and from the saved session", async ({ page, pier }) => {
+test("a custom entry and custom messages: rendered safely live, after a reload, for a late browser, and from the saved session", async ({ page, pier, browser }) => {
   const pi = await connectBrowser(pier);
   try {
     await page.goto(pier.url);
@@ -115,6 +115,16 @@ test("a custom entry and custom messages: rendered safely live, after a reload, 
     await page.reload();
     await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
     await expectShown(page);
+
+    // A browser that joins late sees them the same.
+    const late = await (await browser.newContext()).newPage();
+    try {
+      await late.goto(await pier.freshUrl());
+      await expect(late.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+      await expectShown(late);
+    } finally {
+      await late.context().close();
+    }
 
     // Another session, then back to the saved one: no replay holds it, only pi's entries do.
     await call(pi, { type: "new_session" });
