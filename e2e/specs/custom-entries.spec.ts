@@ -83,11 +83,14 @@ test("a custom entry and custom messages: rendered safely live, after a reload, 
     await page.getByRole("button", { name: "Protocol inspector" }).click();
     await expect(inspector(page)).toBeVisible();
     await inspector(page).getByRole("combobox", { name: "Record type" }).selectOption("entry_appended");
-    await records(page).getByRole("option").filter({ hasText: "entry_appended" }).first().click();
+    await inspector(page).getByRole("searchbox", { name: "Search records" }).fill("probe-state");
+    await records(page).getByRole("option").filter({ hasText: "entry_appended" }).click();
     await expect(details(page).getByRole("region", { name: "What it did" })).toContainText('An extension saved a custom entry "probe-state" (pi.appendEntry)');
     await inspector(page).getByRole("combobox", { name: "Record type" }).selectOption("message_end");
+    await inspector(page).getByRole("searchbox", { name: "Search records" }).fill("probe-hidden");
     const ends = records(page).getByRole("option").filter({ hasText: "message_end" });
-    await ends.last().click();
+    await expect(ends).toHaveCount(1);
+    await ends.click();
     await expect(details(page).getByRole("region", { name: "What it did" })).toContainText(
       'an extension\'s message "probe-hidden" (pi.sendMessage; display: false, so not shown in the transcript',
     );
