@@ -2,8 +2,9 @@
 // beside pi's RPC bash panels. Typed commands run, a full-screen program
 // draws on the alternate screen and gives the screen back when it quits, a
 // printed path:line opens the file in the editor, a reload reattaches with
-// the scrollback, and a viewer's page offers no shell (the relay refuses
-// viewers anyway: relay/test/terminal/terminal.contract.test.ts).
+// the scrollback, a viewer's page offers no shell (the relay refuses
+// viewers anyway: relay/test/terminal/terminal.contract.test.ts), and 50 MB
+// of output reaches two browsers whole (the longest tasks are printed).
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { expectAccessible } from "../support/accessible.ts";
@@ -132,4 +133,54 @@ test("a viewer's page offers no shell, while the driver's has one running", UI_O
   await expect(viewerDock.getByRole("button", { name: "+ Shell" })).toHaveCount(0);
   await expect(viewerDock.getByRole("group", { name: "Terminal tabs" })).toHaveCount(0);
   await expect(viewer.locator(".xterm-screen")).toHaveCount(0);
+});
+
+/** Records the page's long tasks (over 50 ms) from now on, for `longestTask`. */
+async function watchLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { __longTasks: number[] }).__longTasks = seen;
+    new PerformanceObserver((list) => seen.push(...list.getEntries().map((entry) => entry.duration))).observe({ type: "longtask" });
+  });
+}
+const longestTask = (page: Page) => page.evaluate(() => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks));
+
+test("50 MB through a shell with two browsers attached: both get to its end and stay responsive", UI_ONLY, async ({ page, pier }) => {
+  test.setTimeout(240_000);
+  const dock = await openDock(page, pier.url);
+  await dock.getByRole("button", { name: "+ Shell" }).click();
+  const tab = dock.getByRole("button", { name: /^(bash|sh|zsh|fish|dash) 1$/ });
+  await expect(tab).toHaveAttribute("aria-pressed", "true");
+  const title = (await tab.textContent())!.trim();
+  const panel = shellPanel(page, title);
+  await typeLine(panel, "echo ready-$((2+2))");
+  await expect(screen(panel)).toContainText("ready-4");
+
+  // The same driver in a second browser window: it reattaches to the same shell.
+  const second = await page.context().newPage();
+  // The dock's open state is the browser's (saved): it opens open here.
+  await second.goto(pier.url);
+  await expect(second.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  const secondDock = second.getByRole("region", { name: "Terminal" });
+  await secondDock.getByRole("button", { name: title, exact: true }).click();
+  const secondPanel = shellPanel(second, title);
+  await expect(screen(secondPanel)).toContainText("ready-4");
+
+  // xterm.js drops output it has been given beyond ~50 MB not yet drawn, with a page error: the relay must pace the shell by what each page drew.
+  const errors: string[] = [];
+  for (const p of [page, second]) p.on("pageerror", (error) => errors.push(error.message));
+  await watchLongTasks(page);
+  await watchLongTasks(second);
+  const started = Date.now();
+  await typeLine(panel, "yes | head -c 50000000; echo flood-end-$((6*7))");
+  await expect(screen(panel)).toContainText("flood-end-42", { timeout: 200_000 });
+  await expect(screen(secondPanel)).toContainText("flood-end-42", { timeout: 60_000 });
+  const seconds = (Date.now() - started) / 1000;
+  const [first, other] = [await longestTask(page), await longestTask(second)];
+  console.log(`terminal flood in the page: 50 MB in ${seconds.toFixed(1)} s; longest task ${first.toFixed(0)} ms (first browser), ${other.toFixed(0)} ms (second)`);
+  expect(errors).toEqual([]);
+  // Responsive after it: a typed command still answers at once in both.
+  await typeLine(secondPanel, "echo after-flood-$((1+2))");
+  await expect(screen(panel)).toContainText("after-flood-3");
+  await expect(screen(secondPanel)).toContainText("after-flood-3");
 });

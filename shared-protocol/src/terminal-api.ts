@@ -44,8 +44,13 @@ export type TerminalCreateRequest = { cols: number; rows: number };
 export type TerminalCreateResponse = { terminal: TerminalInfo };
 export type TerminalCloseRequest = { id: string };
 
-/** Browser → relay text frames. */
-export type TerminalClientFrame = { type: "resize"; cols: number; rows: number };
+/**
+ * Browser → relay text frames. `ack`: the output bytes this socket has drawn
+ * so far (a running total, since it attached). A page that acks is paced by
+ * what it has drawn, not only by what its socket took: xterm.js drops what
+ * it is given beyond ~50 MB it has not drawn yet.
+ */
+export type TerminalClientFrame = { type: "resize"; cols: number; rows: number } | { type: "ack"; bytes: number };
 
 /** Relay → browser text frames. */
 export type TerminalServerFrame =

@@ -12,7 +12,10 @@
 // socket could take bytes stops counting (it "lags"); the shell runs on for
 // the others and the lagging socket is still sent everything, until it is
 // MAX_BEHIND behind: then it is closed with a sentence, and its page
-// reattaches and gets the scrollback. The relay's memory for a terminal is
+// reattaches and gets the scrollback. A page that acks what it has drawn
+// (TerminalClientFrame) counts as behind by what it has not drawn yet, so a
+// browser whose terminal parses slower than the shell prints paces the shell
+// the same way. The relay's memory for a terminal is
 // thus the ring plus at most ~MAX_BEHIND per lagging socket (and sockets are
 // counted in connection-limits.ts).
 //
@@ -50,6 +53,9 @@ const CLOSE_GRACE_MS = 10_000;
 type Attached = {
   ws: WebSocket;
   grant: Grant;
+  /** Output bytes sent, and the running total the page said it has drawn (once it acks: see TerminalClientFrame). */
+  sent: number;
+  acked: number | null;
   /** Since when this socket has been over HIGH_WATER, or null. */
   overSince: number | null;
   lagging: boolean;
@@ -125,10 +131,11 @@ export class ShellSession {
 
   /** A driver's socket: the scrollback, `ready`, then live output; what it sends is typed into the shell. */
   attach(ws: WebSocket, grant: Grant): void {
-    const socket: Attached = { ws, grant, overSince: null, lagging: false };
+    const socket: Attached = { ws, grant, sent: 0, acked: null, overSince: null, lagging: false };
     ws.on("error", () => ws.terminate());
     const kept = this.#scrollback.snapshot();
     if (kept.length > 0) ws.send(kept, { binary: true });
+    socket.sent = kept.length;
     this.#sendFrame(ws, { type: "ready", cols: this.#cols, rows: this.#rows });
     if (this.#exit !== null) {
       this.#sendFrame(ws, { type: "exit", ...this.#exit });
@@ -169,7 +176,7 @@ export class ShellSession {
     this.#scrollback.push(chunk);
     for (const socket of this.#attached) {
       if (socket.ws.readyState !== socket.ws.OPEN) continue;
-      if (socket.ws.bufferedAmount > MAX_BEHIND) {
+      if (behind(socket) > MAX_BEHIND) {
         this.#attached.delete(socket);
         this.#log(`shell ${this.id}: a socket fell more than ${MAX_BEHIND / (1024 * 1024)} MB behind and is closed (it may reattach)`);
         socket.ws.close(TERMINAL_CLOSE.behind, "this page fell too far behind the shell's output; reattach to get the scrollback");
@@ -177,6 +184,7 @@ export class ShellSession {
         continue;
       }
       socket.ws.send(chunk, { binary: true });
+      socket.sent += chunk.length;
     }
     this.#flow();
   }
@@ -196,8 +204,15 @@ export class ShellSession {
     } catch {
       return this.#sendFrame(socket.ws, { type: "error", message: "A text frame must be JSON: send keystrokes as binary frames." });
     }
-    const { type, cols, rows } = (frame ?? {}) as { type?: unknown; cols?: unknown; rows?: unknown };
-    if (type !== "resize") return this.#sendFrame(socket.ws, { type: "error", message: `Unknown terminal frame ${JSON.stringify(type)}: only "resize" is understood.` });
+    const { type, cols, rows, bytes: drawn } = (frame ?? {}) as { type?: unknown; cols?: unknown; rows?: unknown; bytes?: unknown };
+    if (type === "ack") {
+      if (typeof drawn !== "number" || !Number.isInteger(drawn) || drawn < 0 || drawn > socket.sent) {
+        return this.#sendFrame(socket.ws, { type: "error", message: "An ack says how many output bytes the page has drawn: a whole number, at most what it was sent." });
+      }
+      socket.acked = drawn;
+      return this.#flow();
+    }
+    if (type !== "resize") return this.#sendFrame(socket.ws, { type: "error", message: `Unknown terminal frame ${JSON.stringify(type)}: only "resize" and "ack" are understood.` });
     if (!isSize(cols, TERMINAL_MAX_COLS) || !isSize(rows, TERMINAL_MAX_ROWS)) {
       return this.#sendFrame(socket.ws, { type: "error", message: `A resize needs whole numbers: cols 1–${TERMINAL_MAX_COLS}, rows 1–${TERMINAL_MAX_ROWS}.` });
     }
@@ -224,7 +239,7 @@ export class ShellSession {
     const sockets = [...this.#attached];
     let hold = false;
     for (const socket of sockets) {
-      const queued = socket.ws.bufferedAmount;
+      const queued = behind(socket);
       if (queued <= LOW_WATER) {
         socket.overSince = null;
         socket.lagging = false;
@@ -236,7 +251,7 @@ export class ShellSession {
         continue;
       }
       socket.overSince ??= now;
-      const othersWait = sockets.some((other) => other !== socket && !other.lagging && other.ws.bufferedAmount <= LOW_WATER);
+      const othersWait = sockets.some((other) => other !== socket && !other.lagging && behind(other) <= LOW_WATER);
       if (othersWait && now - socket.overSince > STALL_LIMIT_MS) {
         socket.lagging = true;
         continue;
@@ -262,6 +277,11 @@ export class ShellSession {
   #sendFrame(ws: WebSocket, frame: TerminalServerFrame): void {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
   }
+}
+
+/** How far a socket is behind the shell: what its socket has not taken yet, or, for a page that acks, what it has not drawn yet. */
+function behind(socket: Attached): number {
+  return Math.max(socket.ws.bufferedAmount, socket.acked === null ? 0 : socket.sent - socket.acked);
 }
 
 export function isSize(value: unknown, max: number): value is number {
