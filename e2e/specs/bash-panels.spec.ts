@@ -63,6 +63,28 @@ test("a command gets its own panel: streamed output in a terminal, exit code, co
   await expect(ran.filter({ hasText: "echo private" })).toContainText(/not sent/i);
 });
 
+test("the dock's top edge resizes it, by keyboard and by dragging, within its bounds", async ({ page, pier }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTerminal(page, pier.url);
+  const dock = page.getByRole("region", { name: "Terminal" });
+  const edge = page.getByRole("separator", { name: "Resize terminal" });
+  const height = async () => Math.round((await dock.boundingBox())!.height);
+  const before = await height();
+  await expect(edge).toHaveAttribute("aria-valuenow", String(before));
+  await edge.focus();
+  await page.keyboard.press("ArrowUp");
+  await expect.poll(height).toBe(before + 24);
+  await page.keyboard.press("Shift+ArrowDown");
+  await expect.poll(height).toBe(before + 24 - 96);
+  // Dragged up past 80% of the window: it stops there.
+  const box = (await edge.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, 10, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(height).toBe(Math.round(900 * 0.8));
+});
+
 test("two commands run at once; Abort cancels the running one, the other still exits 0", async ({ page, pier }) => {
   await openTerminal(page, pier.url);
 
