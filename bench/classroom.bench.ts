@@ -189,10 +189,7 @@ interface Variant {
   label: string;
   bin?: string;
 }
-const VARIANTS: Variant[] = [
-  ...(process.env.PIER_BENCH_BASELINE_PIER ? [{ label: "baseline", bin: process.env.PIER_BENCH_BASELINE_PIER }] : []),
-  { label: "this" },
-];
+const VARIANTS: Variant[] = [...(process.env.PIER_BENCH_BASELINE_PIER ? [{ label: "baseline", bin: process.env.PIER_BENCH_BASELINE_PIER }] : []), { label: "this" }];
 
 async function classroom(viewers: number, variant: Variant): Promise<Sample> {
   const workspace = await mkdtemp(join(tmpdir(), "pier-bench-classroom-"));
@@ -280,7 +277,9 @@ async function classroom(viewers: number, variant: Variant): Promise<Sample> {
       console.log(`${variant.label} N=${viewers} driver p95 by tenth:`, Array.from({ length: 10 }, (_, i) => quantile(driverLatency.slice(i * tenth, (i + 1) * tenth), 0.95).toFixed(0)).join(" "));
       results.forEach((result, i) => {
         const own = result.slowest.map((at, n) => ms(at - driver!.written[n]!));
-        console.log(`${variant.label} N=${viewers} process ${i}: p50 ${median(own).toFixed(0)} p95 ${quantile(own, 0.95).toFixed(0)} cpu ${result.cpuMs.toFixed(0)} ms / ${result.wallMs.toFixed(0)} ms, loop delay p99 ${result.loopDelayP99Ms.toFixed(0)} max ${result.loopDelayMaxMs.toFixed(0)}`);
+        console.log(
+          `${variant.label} N=${viewers} process ${i}: p50 ${median(own).toFixed(0)} p95 ${quantile(own, 0.95).toFixed(0)} cpu ${result.cpuMs.toFixed(0)} ms / ${result.wallMs.toFixed(0)} ms, loop delay p99 ${result.loopDelayP99Ms.toFixed(0)} max ${result.loopDelayMaxMs.toFixed(0)}`,
+        );
       });
     }
     const fingerprint = driver.fingerprint();
@@ -355,8 +354,7 @@ try {
 
 const pick = (key: string, value: (sample: Sample) => number) => median(samples.get(key)!.map(value));
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
-const row = (label: string, value: (sample: Sample) => number, digits = 0) =>
-  console.log(`${label.padEnd(50)}${COLUMNS.map((column) => fmt(pick(column.key, value), digits).padStart(10)).join("")}`);
+const row = (label: string, value: (sample: Sample) => number, digits = 0) => console.log(`${label.padEnd(50)}${COLUMNS.map((column) => fmt(pick(column.key, value), digits).padStart(10)).join("")}`);
 /** The N = 0 figure of the same pier, which the per-viewer costs are measured against. */
 const base = (sample: Sample, value: (sample: Sample) => number) => {
   const key = `${sample.variant}:0`;

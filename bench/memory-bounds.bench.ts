@@ -148,7 +148,10 @@ function upgrade(pier: RunningPier, cookie: string, read: boolean): Promise<{ st
 const countBy = (values: number[]) => {
   const counts = new Map<number, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a - b).map(([status, count]) => `${count}×${status === -1 ? "silent" : status === 0 ? "reset" : status}`).join(" ");
+  return [...counts]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${count}×${status === -1 ? "silent" : status === 0 ? "reset" : status}`)
+    .join(" ");
 };
 
 // ── one pier ────────────────────────────────────────────────────────────
@@ -294,7 +297,14 @@ try {
 const bundle = process.env.PIER_FROM_SOURCES ? null : (relayRequire("./bin/current-bundle.js") as { currentBundle(): string | null }).currentBundle();
 console.log(`pier runs ${bundle ? "its compiled bundle (relay/dist/pier.cjs)" : "its TypeScript sources"}; pi on the demo model; a long answer in the replay first`);
 const row = (name: string, value: (sample: Sample) => string | number) =>
-  console.log(`${name.padEnd(58)}${samples.map((sample) => { const v = value(sample); return (typeof v === "number" ? v.toFixed(1) : v).padStart(24); }).join("")}`);
+  console.log(
+    `${name.padEnd(58)}${samples
+      .map((sample) => {
+        const v = value(sample);
+        return (typeof v === "number" ? v.toFixed(1) : v).padStart(24);
+      })
+      .join("")}`,
+  );
 row("pier", (s) => s.label);
 row("relay RSS idle, after a warm-up (MB)", (s) => s.idle);
 row(`${REDEMPTIONS} GETs of one viewer link: answers`, (s) => s.redeemed);

@@ -28,7 +28,9 @@ const transcripts = readdirSync(fixtures)
 function report(engine: string, t: ReducerTimings): void {
   const mib = t.bytes / 1024 / 1024;
   const rate = (ms: number) =>
-    `${Math.round(t.records / (ms / 1000)).toLocaleString("en").padStart(9)} records/s, ${(mib / (ms / 1000)).toFixed(0).padStart(4)} MiB/s`;
+    `${Math.round(t.records / (ms / 1000))
+      .toLocaleString("en")
+      .padStart(9)} records/s, ${(mib / (ms / 1000)).toFixed(0).padStart(4)} MiB/s`;
   console.log(
     `reducer benchmark in ${engine}: ${t.records.toLocaleString("en")} records, ${mib.toFixed(1)} MiB, one growing session ` +
       `(${t.messages.toLocaleString("en")} messages, ${t.tools.toLocaleString("en")} tool runs at the end), ${t.rounds} rounds (median)`,
@@ -40,18 +42,17 @@ function report(engine: string, t: ReducerTimings): void {
   console.log(`  UTF-8 decoding alone (TextDecoder): ${t.utf8Ms.toFixed(1).padStart(7)} ms  ${rate(t.utf8Ms)}`);
   console.log(`  throughput ratio, decode + reduce + log ÷ JSON.parse: ${(t.parseMs / t.fullMs).toFixed(2)} (higher is better)`);
   console.log(`  throughput ratio, decode + reduce ÷ JSON.parse:       ${(t.parseMs / t.noLogMs).toFixed(2)}`);
-  console.log(
-    `  throughput ratio, decode only ÷ JSON.parse:           ${(t.parseMs / t.decodeMs).toFixed(2)} (UTF-8 decoding and framing, which pre-split strings skip)`,
-  );
-  console.log(
-    `  ceiling for any decoder of the bytes: JSON.parse ÷ (JSON.parse + UTF-8 decoding alone) = ${(t.parseMs / (t.parseMs + t.utf8Ms)).toFixed(2)}`,
-  );
+  console.log(`  throughput ratio, decode only ÷ JSON.parse:           ${(t.parseMs / t.decodeMs).toFixed(2)} (UTF-8 decoding and framing, which pre-split strings skip)`);
+  console.log(`  ceiling for any decoder of the bytes: JSON.parse ÷ (JSON.parse + UTF-8 decoding alone) = ${(t.parseMs / (t.parseMs + t.utf8Ms)).toFixed(2)}`);
 }
 
 // Node: each timed run starts from a collected heap.
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
-report("Node " + process.version, timeReducer(buildWorkload(transcripts, MIN_RECORDS), ROUNDS, collectGarbage, () => performance.now()));
+report(
+  "Node " + process.version,
+  timeReducer(buildWorkload(transcripts, MIN_RECORDS), ROUNDS, collectGarbage, () => performance.now()),
+);
 
 // Chromium: the same workload module, bundled into a blank page.
 const bundled = await build({
@@ -74,10 +75,7 @@ try {
   const page = await browser.newPage();
   await page.addScriptTag({ content: script });
   const version = browser.version();
-  const timings = await page.evaluate(
-    ([texts, min, rounds]) => globalThis.pierReducerBench(texts, min, rounds),
-    [transcripts, MIN_RECORDS, ROUNDS] as const,
-  );
+  const timings = await page.evaluate(([texts, min, rounds]) => globalThis.pierReducerBench(texts, min, rounds), [transcripts, MIN_RECORDS, ROUNDS] as const);
   console.log("");
   report(`Chromium ${version}`, timings);
 } finally {

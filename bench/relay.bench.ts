@@ -274,8 +274,7 @@ try {
   piers.length = 0;
 
   const mbps = (bytesPerSecond: number) => (bytesPerSecond / MB).toFixed(0);
-  const row = (label: string, a: string, b: string, ratio: string) =>
-    console.log(`${label.padEnd(46)}${a.padStart(12)}${b.padStart(14)}${ratio.padStart(9)}`);
+  const row = (label: string, a: string, b: string, ratio: string) => console.log(`${label.padEnd(46)}${a.padStart(12)}${b.padStart(14)}${ratio.padStart(9)}`);
 
   console.log(`pier runs ${bundle ? "its compiled bundle (relay/dist/pier.cjs)" : "its TypeScript sources"}\n`);
   console.log(`1. Slow viewers: one healthy viewer over a ${STALL_STREAM / GB} GB stream (median of ${STALL_ROUNDS})`);
@@ -285,19 +284,18 @@ try {
   // Each round measures both back to back: the median of their ratios is steadier than the ratio of medians on a busy machine.
   const stallRatio = median(stalled.map((r, i) => r.bytesPerSecond / alone[i]!.bytesPerSecond));
   row("healthy viewer throughput (MB/s)", mbps(aloneRate), mbps(stalledRate), `${stallRatio.toFixed(2)}×`);
-  row(
-    "longest gap between its chunks (ms)",
-    median(alone.map((r) => r.maxGapMs)).toFixed(0),
-    median(stalled.map((r) => r.maxGapMs)).toFixed(0),
-    "",
-  );
+  row("longest gap between its chunks (ms)", median(alone.map((r) => r.maxGapMs)).toFixed(0), median(stalled.map((r) => r.maxGapMs)).toFixed(0), "");
 
   console.log(`\n2. Relay process memory (RSS, MB; pi not included)`);
   console.log(`${"bare node (for scale)".padEnd(46)}${nodeRss.toFixed(1).padStart(12)}`);
   console.log(`${"pier idle, stand-in pi".padEnd(46)}${idle.toFixed(1).padStart(12)}`);
   console.log(`${"pier --demo idle (real pi, demo model)".padEnd(46)}${demoIdle.toFixed(1).padStart(12)}`);
   console.log(`${"pier idle, run from its TypeScript sources".padEnd(46)}${sourcesIdle.toFixed(1).padStart(12)}`);
-  console.log(`${"peak during 1 GB with a stalled viewer".padEnd(46)}${Math.max(...stalledPeaks).toFixed(1).padStart(12)}`);
+  console.log(
+    `${"peak during 1 GB with a stalled viewer".padEnd(46)}${Math.max(...stalledPeaks)
+      .toFixed(1)
+      .padStart(12)}`,
+  );
   console.log(`${"peak over the whole run (VmHWM)".padEnd(46)}${peak.toFixed(1).padStart(12)}`);
   console.log(`${"idle again after the run".padEnd(46)}${idleAfter.toFixed(1).padStart(12)}`);
 

@@ -21,7 +21,6 @@ import { startPier } from "../relay/test/support/pier-process.ts";
 import { writeLongSession, type LongSession } from "../e2e/support/long-session.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
 
-
 const SIZES = [500, 5000] as const;
 const ROUNDS = 5;
 const SCROLL_FRAMES = 90;
@@ -43,7 +42,12 @@ type Sample = {
 };
 type Variant = { name: string; dist: string | null };
 const baselineDist = baselineDistFromEnv();
-const variants: Variant[] = baselineDist ? [{ name: "baseline", dist: baselineDist }, { name: "web/dist", dist: null }] : [{ name: "web/dist", dist: null }];
+const variants: Variant[] = baselineDist
+  ? [
+      { name: "baseline", dist: baselineDist },
+      { name: "web/dist", dist: null },
+    ]
+  : [{ name: "web/dist", dist: null }];
 
 /**
  * Runs in the page before its own scripts: notes when a session-load request
@@ -129,9 +133,7 @@ async function measure(size: number, variant: Variant): Promise<Sample> {
     );
     const visibleMs = await page.evaluate(() => performance.now());
     const loadAnswerMs = await page.evaluate(() => (window as any).__load.answered.reduce((a: number, b: number) => a + b, 0) as number);
-    const idleMs = await page.evaluate(
-      () => new Promise<number>((resolve) => requestIdleCallback(() => resolve(performance.now()), { timeout: 5000 })),
-    );
+    const idleMs = await page.evaluate(() => new Promise<number>((resolve) => requestIdleCallback(() => resolve(performance.now()), { timeout: 5000 })));
     const counts = await page.evaluate(() => ({
       domNodes: document.getElementsByTagName("*").length,
       articles: document.querySelectorAll('[role="log"] article').length,

@@ -24,7 +24,6 @@ import { CaptureWriter } from "../web/src/lib/wire-log/capture.ts";
 import { mainThreadTasks } from "./support/main-thread-tasks.ts";
 import { BENCH_CHROMIUM_ARGS } from "./support/pier-page.ts";
 
-
 const PROMPTS = 20;
 const DELTAS_PER_ANSWER = 5000;
 const DIST = new URL("../web/dist/", import.meta.url).pathname;
@@ -42,9 +41,21 @@ function buildCapture(): { text: string; events: number } {
   const you = { clientId: "c1", name: "Bench", role: "driver", colour: "#3b5bdb" };
   writer.addFrame(
     JSON.stringify({
-      type: "hello", protocolVersion: 1, clientId: "c1", relayVersion: "bench", cwd: "/tmp/bench", piCommand: ["pi", "--mode", "rpc"], demo: null,
-      child: { state: "running", epoch: 1, pid: 1, startedAt: start }, replay: { bytes: 0, truncated: false }, recentStderr: [], peers: 1,
-      limits: { maxCommandBytes: 16 * 1024 * 1024 }, sessions: null, you, people: [you],
+      type: "hello",
+      protocolVersion: 1,
+      clientId: "c1",
+      relayVersion: "bench",
+      cwd: "/tmp/bench",
+      piCommand: ["pi", "--mode", "rpc"],
+      demo: null,
+      child: { state: "running", epoch: 1, pid: 1, startedAt: start },
+      replay: { bytes: 0, truncated: false },
+      recentStderr: [],
+      peers: 1,
+      limits: { maxCommandBytes: 16 * 1024 * 1024 },
+      sessions: null,
+      you,
+      people: [you],
     }),
     t,
   );
@@ -140,7 +151,12 @@ try {
       await page.getByRole("complementary", { name: "Protocol inspector" }).waitFor();
     }
     const moves: Move[] = [];
-    for (const [name, to] of [["to the end", events], ["back to the middle", Math.floor(events / 2)], ["to the end again", events], ["back to the start", 0]] as const) {
+    for (const [name, to] of [
+      ["to the end", events],
+      ["back to the middle", Math.floor(events / 2)],
+      ["to the end again", events],
+      ["back to the start", 0],
+    ] as const) {
       await browser.startTracing(page, { categories: ["toplevel", "__metadata"] });
       const { shownMs, maxFrameGapMs } = await seekAndWait(page, to);
       const tasks = mainThreadTasks(await browser.stopTracing());

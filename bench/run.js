@@ -4,7 +4,9 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 
 const here = new URL(".", import.meta.url);
-const benches = readdirSync(here).filter((name) => name.endsWith(".bench.ts")).sort();
+const benches = readdirSync(here)
+  .filter((name) => name.endsWith(".bench.ts"))
+  .sort();
 let failed = false;
 for (const name of benches) {
   console.log(`\n▶ ${name}`);

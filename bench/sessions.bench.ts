@@ -15,15 +15,13 @@ import { SessionCatalog } from "../relay/src/sessions/session-catalog.ts";
 import { startPier, type RunningPier } from "../relay/test/support/pier-process.ts";
 import { longSessionJsonl } from "../e2e/support/long-session.ts";
 
-
 const ROUNDS = 5;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const row = (label: string, a: number, b: number, digits = 1) =>
-  console.log(`${label.padEnd(40)}${a.toFixed(digits).padStart(10)}${b.toFixed(digits).padStart(10)}${(b / a).toFixed(2).padStart(8)}×`);
+const row = (label: string, a: number, b: number, digits = 1) => console.log(`${label.padEnd(40)}${a.toFixed(digits).padStart(10)}${b.toFixed(digits).padStart(10)}${(b / a).toFixed(2).padStart(8)}×`);
 
 // ── 1. the list ───────────────────────────────────────────────────────────
 
@@ -91,13 +89,27 @@ if (!existsSync(new URL("../web/dist/index.html", import.meta.url))) {
 /** A session of `entries` message entries with a second branch from its middle and a label. */
 async function writeBranchedSession(entries: number): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), "pier-bench-tree-"));
-  const lines = longSessionJsonl(entries - 12, dir).trimEnd().split("\n");
+  const lines = longSessionJsonl(entries - 12, dir)
+    .trimEnd()
+    .split("\n");
   const middle = (JSON.parse(lines[Math.floor(lines.length / 2)]!) as { id: string }).id;
   let parentId = middle;
   const at = Date.parse("2026-02-01T00:00:00.000Z");
   for (let i = 0; i < 10; i++) {
     const id = `b${String(i).padStart(7, "0")}`;
-    const message = i % 2 === 0 ? { role: "user", content: `Another way, step ${i}`, timestamp: at + i } : { role: "assistant", content: [{ type: "text", text: `Branch answer ${i}` }], api: "openai-completions", provider: "pier-demo", model: "pier-demo-model", stopReason: "stop", timestamp: at + i, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } } };
+    const message =
+      i % 2 === 0
+        ? { role: "user", content: `Another way, step ${i}`, timestamp: at + i }
+        : {
+            role: "assistant",
+            content: [{ type: "text", text: `Branch answer ${i}` }],
+            api: "openai-completions",
+            provider: "pier-demo",
+            model: "pier-demo-model",
+            stopReason: "stop",
+            timestamp: at + i,
+            usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          };
     lines.push(JSON.stringify({ type: "message", id, parentId, timestamp: new Date(at + i).toISOString(), message }));
     parentId = id;
   }
@@ -132,12 +144,16 @@ async function measureTree(pier: RunningPier): Promise<TreeSample> {
     });
     const start = await page.evaluate(() => performance.now());
     await page.getByRole("tab", { name: "This session's tree" }).click();
-    await page.waitForFunction(() => {
-      const current = document.querySelector('[role="tree"] [aria-current="true"]');
-      if (!current) return false;
-      const box = current.getBoundingClientRect();
-      return box.height > 0 && box.bottom > 0 && box.top < innerHeight;
-    }, undefined, { polling: "raf", timeout: 120_000 });
+    await page.waitForFunction(
+      () => {
+        const current = document.querySelector('[role="tree"] [aria-current="true"]');
+        if (!current) return false;
+        const box = current.getBoundingClientRect();
+        return box.height > 0 && box.bottom > 0 && box.top < innerHeight;
+      },
+      undefined,
+      { polling: "raf", timeout: 120_000 },
+    );
     const openMs = (await page.evaluate(() => performance.now())) - start;
     await page.locator('[role="tree"] [aria-current="true"]').click();
     const arrowStart = await page.evaluate(() => performance.now());
@@ -168,7 +184,9 @@ try {
   row("tab click → current entry on screen (ms)", median(samples.get(500)!.map((s) => s.openMs)), median(samples.get(5000)!.map((s) => s.openMs)));
   // The Long Tasks API reports only tasks over 50 ms: 0 means none.
   const longest = (size: number) => median(samples.get(size)!.map((s) => s.longestTaskMs));
-  console.log(`${"longest task over 50 ms meanwhile (ms)".padEnd(40)}${(longest(500) ? longest(500).toFixed(1) : "none").padStart(10)}${(longest(5000) ? longest(5000).toFixed(1) : "none").padStart(10)}`);
+  console.log(
+    `${"longest task over 50 ms meanwhile (ms)".padEnd(40)}${(longest(500) ? longest(500).toFixed(1) : "none").padStart(10)}${(longest(5000) ? longest(5000).toFixed(1) : "none").padStart(10)}`,
+  );
   row("per ArrowUp, 50 in a row (ms)", median(samples.get(500)!.map((s) => s.arrowMs)), median(samples.get(5000)!.map((s) => s.arrowMs)));
   console.log("(the tree is built from the entries the page already holds; opening it asks pi only for newer ones)");
 } finally {

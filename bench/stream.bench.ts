@@ -76,7 +76,6 @@ import { startOtherAgents, type OtherAgents } from "./support/other-agents.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv, openPier } from "./support/pier-page.ts";
 import { streamScenario } from "./support/stream-scenario.ts";
 
-
 const DELTAS = 20_000;
 const STREAM_MS = 2300; // plus pi's own time: about 2.5 s from the first delta to the last on the wire
 const ROUNDS = Number(process.env.PIER_BENCH_ROUNDS ?? 3);
@@ -95,7 +94,10 @@ type Panel = "closed" | "records" | "bytes" | "editor";
 type Variant = { name: string; dist: string | null; bin: string | null; panel: Panel | null; agents: number };
 const PANELS = ["closed", "records", "bytes", "editor"];
 const panelList = (name: string, fallback: string): Panel[] => {
-  const list = (process.env[name] ?? fallback).split(",").map((p) => p.trim()).filter((p) => p !== "");
+  const list = (process.env[name] ?? fallback)
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
   for (const panel of list) if (!PANELS.includes(panel)) throw new Error(`${name}: unknown state ${panel}`);
   return list as Panel[];
 };
@@ -572,7 +574,10 @@ try {
     ["bytes to unwatched agents (MB)", "othersMB", 1],
   ];
   const figure = (v: Variant, key: keyof Sample, aggregate: (values: number[]) => number) => {
-    const measured = samples.get(v.name)!.map((s) => s[key]).filter(Number.isFinite);
+    const measured = samples
+      .get(v.name)!
+      .map((s) => s[key])
+      .filter(Number.isFinite);
     return measured.length === 0 ? NaN : aggregate(measured);
   };
   console.log(

@@ -36,7 +36,11 @@ export async function fingerprint() {
   const hash = createHash("sha256");
   for (const input of INPUTS) {
     for await (const file of walk(join(repo, input))) {
-      hash.update(relative(repo, file)).update("\0").update(await readFile(file)).update("\0");
+      hash
+        .update(relative(repo, file))
+        .update("\0")
+        .update(await readFile(file))
+        .update("\0");
     }
   }
   return hash.digest("hex");

@@ -14,11 +14,7 @@ import { redeemLink, StampedViewer, type Decode } from "./stamped-viewer.ts";
 // This process connects to pier's `pier-….localhost` name as a browser would: resolve it to loopback.
 import "../../relay/test/support/resolve-localhost.ts";
 
-type Request =
-  | { type: "connect"; linkUrl: string; host: string; count: number; deltas: number }
-  | { type: "arm"; deltas: number }
-  | { type: "collect" }
-  | { type: "close" };
+type Request = { type: "connect"; linkUrl: string; host: string; count: number; deltas: number } | { type: "arm"; deltas: number } | { type: "collect" } | { type: "close" };
 
 /** How the viewers read pi's stream (stamped-viewer.ts): "scan" unless PIER_BENCH_VIEWER_DECODE=page. */
 const DECODE: Decode = process.env.PIER_BENCH_VIEWER_DECODE === "page" ? "page" : "scan";
@@ -35,7 +31,7 @@ const reply = (message: Record<string, unknown>): void => void process.send!(mes
 
 process.on("message", (request: Request) => {
   handle(request).catch((error: unknown) => {
-    reply({ type: "failed", message: error instanceof Error ? error.stack ?? error.message : String(error) });
+    reply({ type: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   });
 });
 process.on("disconnect", () => process.exit(0));

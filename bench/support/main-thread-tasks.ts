@@ -18,9 +18,7 @@ export function mainThreadTasks(trace: Buffer): MainThreadTask[] {
   const { traceEvents } = JSON.parse(trace.toString("utf8")) as {
     traceEvents: { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[];
   };
-  const mains = new Set(
-    traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
-  );
+  const mains = new Set(traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
   const byThread = new Map<string, MainThreadTask[]>();
   for (const e of traceEvents) {
     if (e.ph !== "X" || e.dur === undefined || !/RunTask/.test(e.name)) continue;

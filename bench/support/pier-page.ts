@@ -40,9 +40,7 @@ export function baselineDistFromEnv(): string | null {
 /** A new page of `context` showing pier, from `dist` when given (else from pier's own web/dist). */
 export async function openPier(context: BrowserContext, pier: RunningPier, dist: string | null): Promise<Page> {
   const at = pier.cookie.indexOf("=");
-  await context.addCookies([
-    { name: pier.cookie.slice(0, at), value: pier.cookie.slice(at + 1), url: pier.origin, httpOnly: true, sameSite: "Strict" },
-  ]);
+  await context.addCookies([{ name: pier.cookie.slice(0, at), value: pier.cookie.slice(at + 1), url: pier.origin, httpOnly: true, sameSite: "Strict" }]);
   if (dist !== null) await serveDistFrom(context, pier.origin, dist);
   const page = await context.newPage();
   await page.goto(`${pier.origin}/`);

@@ -20,7 +20,6 @@ import WebSocket from "ws";
 import { JsonlDecoder } from "../../shared-protocol/src/jsonl-decoder.ts";
 import { monotonicUs, readStamp } from "./timestamped-model.ts";
 
-
 export interface Where {
   /** `pier-<random>.localhost:<port>` (pier's own name, resolved by resolve-localhost.ts), what a page's Host and Origin name. */
   host: string;

@@ -28,8 +28,7 @@ const nestedBashCommand = (pause: number) => `for i in 1 2 3; do echo step $i; s
 /** The nested read that fails. */
 const NESTED_MISSING_PATH = "no-such-file.txt";
 
-const firstText = (result: { content: { type: string; text?: string }[] }) =>
-  result.content.find((block) => block.type === "text")?.text ?? "";
+const firstText = (result: { content: { type: string; text?: string }[] }) => result.content.find((block) => block.type === "text")?.text ?? "";
 
 export default function (pi: ExtensionAPI) {
   pi.registerTool({
@@ -62,7 +61,7 @@ export default function (pi: ExtensionAPI) {
   });
 
   pi.registerCommand("probe-handled", {
-    description: "Does nothing but consume its input (pi answers the prompt with disposition \"handled\")",
+    description: 'Does nothing but consume its input (pi answers the prompt with disposition "handled")',
     handler: async (_args, ctx) => {
       ctx.ui.notify("probe-handled: consumed, no run", "info");
     },

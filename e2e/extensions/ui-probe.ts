@@ -77,10 +77,7 @@ export default function (pi: ExtensionAPI) {
   pi.registerCommand("probe-two", {
     description: "two dialogs at once",
     handler: async (_args, ctx) => {
-      const [first, second] = await Promise.all([
-        ctx.ui.confirm("First of two", "Answer me first."),
-        ctx.ui.input("Second of two", "then me"),
-      ]);
+      const [first, second] = await Promise.all([ctx.ui.confirm("First of two", "Answer me first."), ctx.ui.input("Second of two", "then me")]);
       ctx.ui.notify(`two → ${first} / ${show(second)}`, "info");
     },
   });

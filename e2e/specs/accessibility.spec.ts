@@ -29,7 +29,6 @@ import { expect, test } from "../support/pier.ts";
 
 const inspector = (page: Page) => page.getByRole("complementary", { name: "Protocol inspector" });
 
-
 test("the first screen, the tour, the inspector, sessions, sharing, the header's popovers and the editor pass axe in light and dark", async ({ page, piVersion }) => {
   test.slow(); // the tour is paced to be read: ~15 s
   const pier = await startPier(["--demo", ...piArgsForVersion(piVersion)]);

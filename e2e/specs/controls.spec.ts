@@ -27,7 +27,9 @@ async function piState(pi: Browser): Promise<PiRecord> {
 
 /** The thinking levels the page lets you choose (disabled placeholder options excluded). */
 async function offeredLevels(page: Page): Promise<string[]> {
-  return thinking(page).locator("option:not([disabled])").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  return thinking(page)
+    .locator("option:not([disabled])")
+    .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
 }
 
 async function openReady(page: Page, url: string): Promise<void> {

@@ -91,9 +91,7 @@ test("a custom entry and custom messages: rendered safely live, after a reload, 
     const ends = records(page).getByRole("option").filter({ hasText: "message_end" });
     await expect(ends).toHaveCount(1);
     await ends.click();
-    await expect(details(page).getByRole("region", { name: "What it did" })).toContainText(
-      'an extension\'s message "probe-hidden" (pi.sendMessage; display: false, so not shown in the transcript',
-    );
+    await expect(details(page).getByRole("region", { name: "What it did" })).toContainText('an extension\'s message "probe-hidden" (pi.sendMessage; display: false, so not shown in the transcript');
     await page.getByRole("button", { name: "Close protocol inspector" }).click();
 
     // A prompt, so that pi writes the session file (it does after the first answer).

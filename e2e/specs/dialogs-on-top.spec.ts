@@ -17,7 +17,6 @@ const promptBox = (page: Page) => page.getByRole("textbox", { name: "Prompt" });
 const sessionsPanel = (page: Page) => page.getByRole("dialog", { name: "Sessions" });
 const report = (page: Page, text: string) => page.getByLabel("Extension notifications").getByText(text, { exact: true });
 
-
 async function openPage(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
@@ -86,7 +85,10 @@ test("the session guard's questions come over the Sessions panel, take the keybo
   await expect(panel.getByRole("status")).toHaveText("New session started.");
 
   // Switch back to the first session from the list.
-  await panel.getByRole("list", { name: "Saved sessions" }).getByRole("button", { name: /^first question/ }).click();
+  await panel
+    .getByRole("list", { name: "Saved sessions" })
+    .getByRole("button", { name: /^first question/ })
+    .click();
   question = page.getByRole("dialog", { name: "Open the other session?" });
   await expectOnTopWithFocus(question);
   await question.getByRole("button", { name: "Yes" }).click();
@@ -103,7 +105,10 @@ test("the session guard's questions come over the Sessions panel, take the keybo
 
   // Fork, from the panel's session tree.
   await panel.getByRole("tab", { name: "This session's tree" }).click();
-  await panel.getByRole("tree", { name: "Session tree" }).getByRole("treeitem", { name: /You: first question/ }).click();
+  await panel
+    .getByRole("tree", { name: "Session tree" })
+    .getByRole("treeitem", { name: /You: first question/ })
+    .click();
   await panel.getByRole("button", { name: "Fork from here" }).click();
   question = page.getByRole("dialog", { name: "Fork this session?" });
   await expectOnTopWithFocus(question);

@@ -9,7 +9,6 @@ import type { RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test } from "../support/pier.ts";
 import { projectDir } from "../support/project-dir.ts";
 
-
 async function openPage(page: Page, pier: RunningPier): Promise<void> {
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
@@ -27,7 +26,9 @@ async function openFromTree(page: Page, ...segments: string[]): Promise<void> {
     const item = tree(page).getByRole("treeitem", { name: folder, exact: true });
     if ((await item.getAttribute("aria-expanded")) !== "true") await item.click();
   }
-  await tree(page).getByRole("treeitem", { name: segments.at(-1)!, exact: true }).click();
+  await tree(page)
+    .getByRole("treeitem", { name: segments.at(-1)!, exact: true })
+    .click();
   await expect(editorLines(page)).toBeVisible({ timeout: 30_000 });
 }
 

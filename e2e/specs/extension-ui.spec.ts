@@ -14,7 +14,6 @@ async function run(page: Page, command: string): Promise<void> {
   await prompt.press("Enter");
 }
 
-
 const toasts = (page: Page) => page.getByLabel("Extension notifications");
 const report = (page: Page, text: string) => toasts(page).getByText(text, { exact: true });
 

@@ -92,7 +92,11 @@ test("the demo tour starts from the first screen, and a record it names opens th
 
     // The tour's records were described as they came, before the inspector was first opened.
     const records = inspector(page).getByRole("listbox", { name: "Records" });
-    await records.getByRole("option").filter({ hasText: /\d+ deltas?/ }).first().click();
+    await records
+      .getByRole("option")
+      .filter({ hasText: /\d+ deltas?/ })
+      .first()
+      .click();
     await inspector(page).getByRole("searchbox", { name: "Search records" }).fill("text_delta");
     await records.getByRole("option").filter({ hasText: "text_delta" }).first().click();
     await expect(inspector(page).getByRole("region", { name: "What it did" })).toContainText(/Appended \d+ characters? to the answer being written/);

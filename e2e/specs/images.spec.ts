@@ -33,7 +33,10 @@ test("an image attached with the file picker is previewed, sent with the prompt,
     await openReady(page, pier.url);
 
     // Two images through the file picker; the second is removed again.
-    for (const [name, buffer] of [["red.png", red], ["blue.png", blue]] as const) {
+    for (const [name, buffer] of [
+      ["red.png", red],
+      ["blue.png", blue],
+    ] as const) {
       const chooser = page.waitForEvent("filechooser");
       await page.getByRole("button", { name: "Attach image" }).click();
       await (await chooser).setFiles({ name, mimeType: "image/png", buffer });

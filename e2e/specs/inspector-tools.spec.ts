@@ -93,7 +93,10 @@ test("the composer sends a command from a template, shows pi's answer, refuses w
   // A template for any of the commands, with its id prefilled.
   const template = composer(page).getByRole("combobox", { name: "Template: search the commands" });
   await template.fill("get_state");
-  await composer(page).getByRole("listbox", { name: "Command templates" }).getByRole("option", { name: /^get_state/ }).click();
+  await composer(page)
+    .getByRole("listbox", { name: "Command templates" })
+    .getByRole("option", { name: /^get_state/ })
+    .click();
   await expect(composer(page).getByText("A valid get_state command.")).toBeVisible();
   await composer(page).getByRole("button", { name: "Send", exact: true }).click();
   await expect(outcome(page)).toContainText("pi answered");
@@ -112,7 +115,12 @@ test("the composer sends a command from a template, shows pi's answer, refuses w
   await expect(agent(page)).toHaveAccessibleName("Agent: Idle", { timeout: 30_000 });
   await openTab(page, "Records");
   await inspector(page).getByRole("combobox", { name: "Record type" }).selectOption("prompt");
-  await inspector(page).getByRole("listbox", { name: "Records" }).getByRole("option").filter({ hasText: /prompt/ }).first().click();
+  await inspector(page)
+    .getByRole("listbox", { name: "Records" })
+    .getByRole("option")
+    .filter({ hasText: /prompt/ })
+    .first()
+    .click();
   await inspector(page).getByRole("region", { name: "Record details" }).getByRole("button", { name: "Edit and resend" }).click();
   await expect(inspector(page).getByRole("tab", { name: "Compose" })).toHaveAttribute("aria-selected", "true");
   await expect(composer(page).getByText("A valid prompt command.")).toBeVisible();

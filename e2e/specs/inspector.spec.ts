@@ -29,12 +29,16 @@ async function openInspector(page: Page): Promise<void> {
 
 /** Only records of this type in the list (it is virtualized: only rows near the view are in the DOM). */
 async function showOnly(page: Page, type: string): Promise<void> {
-  await inspector(page).getByRole("combobox", { name: "Record type" }).selectOption(type === "" ? { label: "All types" } : type);
+  await inspector(page)
+    .getByRole("combobox", { name: "Record type" })
+    .selectOption(type === "" ? { label: "All types" } : type);
 }
 
 /** A row of the records list: its arrow, then the type as a word. */
 function row(page: Page, type: string, arrow: "↓" | "↑" | "◆" = "↓"): Locator {
-  return records(page).getByRole("option").filter({ hasText: new RegExp(`^${arrow}\\s*[\\d:.]+\\s*${type}(\\s|$)`) });
+  return records(page)
+    .getByRole("option")
+    .filter({ hasText: new RegExp(`^${arrow}\\s*[\\d:.]+\\s*${type}(\\s|$)`) });
 }
 
 test("the inspector is closed on first use and remembers being opened, and its tab, across a reload", UI_ONLY, async ({ page, pier }) => {
@@ -95,7 +99,10 @@ test("a prompt is paired with its response and its run; a delta says what it did
   // The answer's deltas are folded into one row; opened, they are rows of their own.
   await showOnly(page, "message_update");
   await expect(row(page, "message_update")).toHaveCount(0);
-  const group = records(page).getByRole("option").filter({ hasText: /\d+ deltas?/ }).last();
+  const group = records(page)
+    .getByRole("option")
+    .filter({ hasText: /\d+ deltas?/ })
+    .last();
   await expect(group).toContainText(/text \d+/);
   await group.click();
   await expect(records(page).getByRole("option").filter({ hasText: "thinking_delta" }).first()).toBeVisible();
@@ -267,7 +274,11 @@ test("a record picked at the bottom of the list stays in view when its details o
   await expect(agent(page)).toHaveAccessibleName("Agent: Idle");
   await expect(row(page, "agent_settled")).toBeVisible();
   // Following the live end: the newest record is the list's last row, at its bottom (a row of folded deltas would open, not select).
-  const lastId = await records(page).getByRole("option").filter({ hasText: /^[↓↑◆]/ }).last().getAttribute("id");
+  const lastId = await records(page)
+    .getByRole("option")
+    .filter({ hasText: /^[↓↑◆]/ })
+    .last()
+    .getAttribute("id");
   const last = records(page).locator(`[id="${lastId}"]`);
   await last.click();
   await expect(last).toHaveAttribute("aria-selected", "true");
@@ -291,7 +302,10 @@ test("the records download as JSONL that parses", async ({ page, pier }) => {
   const [download] = await Promise.all([page.waitForEvent("download"), inspector(page).getByRole("button", { name: "Export records as JSONL" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^pier-protocol-.*\.jsonl$/);
   const text = await readFile((await download.path())!, "utf8");
-  const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines.length).toBeGreaterThan(10);
   for (const line of lines) {
     expect(line).toMatchObject({ seq: expect.any(Number), time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), direction: expect.stringMatching(/^(in|out|relay)$/) });
@@ -376,7 +390,10 @@ test.describe("while pi streams", () => {
     await keepsAtEnd(list);
 
     // Scrolling up in the records stops following: the list stays where the person put it, while rows go on arriving.
-    const count = () => inspector(page).getByText(/^[\d,]+ records$/).textContent();
+    const count = () =>
+      inspector(page)
+        .getByText(/^[\d,]+ records$/)
+        .textContent();
     await list.hover();
     await page.mouse.wheel(0, -600);
     await expect(inspector(page).getByRole("button", { name: "Follow live" })).toHaveAttribute("aria-pressed", "false");

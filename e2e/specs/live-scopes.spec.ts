@@ -14,7 +14,11 @@ async function makeViewerLink(page: Page, scope: "this session only" | "every ag
   await page.getByRole("button", { name: "Share" }).click();
   const share = page.getByRole("dialog", { name: "Share" });
   await share.getByRole("radio", { name: scope }).check();
-  const before = await share.getByRole("list", { name: "Links" }).getByRole("listitem").count().catch(() => 0);
+  const before = await share
+    .getByRole("list", { name: "Links" })
+    .getByRole("listitem")
+    .count()
+    .catch(() => 0);
   await share.getByRole("button", { name: "Create viewer link" }).click();
   const address = share.getByRole("textbox", { name: "Link address" });
   await expect(address).toHaveValue(/\?token=/);

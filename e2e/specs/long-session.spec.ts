@@ -86,7 +86,9 @@ test("a 2,000-message session opens at its end with only a window of messages in
   await expect(conversation(page).getByText("Question 1:", { exact: false })).toHaveCount(0);
 
   // A thought opened near the end (answer 996 has one)…
-  const thoughtful = conversation(page).getByRole("article", { name: "pi" }).filter({ hasText: `Answer ${MESSAGES / 2 - 4}.` });
+  const thoughtful = conversation(page)
+    .getByRole("article", { name: "pi" })
+    .filter({ hasText: `Answer ${MESSAGES / 2 - 4}.` });
   const thought = thoughtful.getByText(`Step ${MESSAGES / 2 - 4}: the user wants the short version.`);
   await thoughtful.locator("summary", { hasText: "Thought" }).click();
   await expect(thought).toBeVisible();

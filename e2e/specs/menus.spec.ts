@@ -18,7 +18,6 @@ test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
 const COMPONENTS = fileURLToPath(new URL("../../web/src/components", import.meta.url));
 
-
 async function openExplorer(page: Page, pier: RunningPier): Promise<void> {
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
@@ -35,7 +34,9 @@ const workbenchDialog = (page: Page) => page.getByRole("dialog").filter({ has: p
 /** Opens an entry's menu with its "…" button (what the issue's user clicked). */
 async function menuOf(page: Page, name: string) {
   await entry(page, name).hover();
-  await entry(page, name).getByRole("button", { name: `Actions for ${name}` }).click();
+  await entry(page, name)
+    .getByRole("button", { name: `Actions for ${name}` })
+    .click();
   await expect(menu(page)).toBeVisible();
   return menu(page);
 }

@@ -35,7 +35,11 @@ async function seek(range: Locator, value: number): Promise<void> {
 
 /** The capture's events (header excluded), parsed. */
 function events(text: string): { t: number; k: string; b?: string; f?: unknown; c?: string }[] {
-  return text.trimEnd().split("\n").slice(1).map((line) => JSON.parse(line));
+  return text
+    .trimEnd()
+    .split("\n")
+    .slice(1)
+    .map((line) => JSON.parse(line));
 }
 
 let capturePath = "";

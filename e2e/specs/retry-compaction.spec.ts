@@ -46,7 +46,9 @@ test("Compact now summarises the conversation and the transcript says so in word
   await expect(page.getByRole("status").filter({ hasText: /^Conversation compacted on request/ })).toHaveCount(1);
 
   // What left the model's context is still there, collapsed above the summary.
-  const history = conversation(page).getByRole("group").filter({ hasText: /Earlier conversation: \d+ messages? before the compaction/ });
+  const history = conversation(page)
+    .getByRole("group")
+    .filter({ hasText: /Earlier conversation: \d+ messages? before the compaction/ });
   await expect(history).toBeVisible();
   await expect(history.getByText("First question")).toBeHidden();
   await history.getByText(/Earlier conversation/).click();
@@ -54,6 +56,10 @@ test("Compact now summarises the conversation and the transcript says so in word
   // Reloading keeps it (rebuilt from pi's entries), and announces nothing again.
   await page.reload();
   await expect(conversation(page).getByRole("region", { name: "Conversation compacted" })).toBeVisible();
-  await expect(conversation(page).getByRole("group").filter({ hasText: /Earlier conversation/ })).toBeVisible();
+  await expect(
+    conversation(page)
+      .getByRole("group")
+      .filter({ hasText: /Earlier conversation/ }),
+  ).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: /^Conversation compacted on request/ })).toHaveCount(0);
 });

@@ -16,7 +16,10 @@ const agent = (page: Page) => page.getByRole("status", { name: /^Agent:/ });
 const promptBox = (page: Page) => page.getByRole("textbox", { name: "Prompt" });
 const panel = (page: Page) => page.getByRole("dialog", { name: "Sessions" });
 /** The user messages, whichever browser sent them (another's is named after its sender). */
-const youSaid = (page: Page) => conversation(page).getByRole("group", { name: /^(Your message|Message from .+)$/ }).getByRole("article");
+const youSaid = (page: Page) =>
+  conversation(page)
+    .getByRole("group", { name: /^(Your message|Message from .+)$/ })
+    .getByRole("article");
 const yourMessage = (page: Page, text: string) => conversation(page).getByRole("group", { name: "Your message" }).filter({ hasText: text });
 
 async function send(page: Page, text: string, wait = true) {
@@ -276,14 +279,20 @@ test("opening another session while pi works asks first, then stops pi and switc
     await expect(agent(page)).toHaveAccessibleName("Agent: Working");
 
     await openPanel(page);
-    await panel(page).getByRole("list", { name: "Saved sessions" }).getByRole("button", { name: /^something quick/ }).click();
+    await panel(page)
+      .getByRole("list", { name: "Saved sessions" })
+      .getByRole("button", { name: /^something quick/ })
+      .click();
     const confirm = panel(page).getByRole("group", { name: "Stop pi first?" });
     await expect(confirm).toContainText("pi is working. Stop it and open “something quick”?");
     // Cancel changes nothing: pi keeps working.
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await expect(agent(page)).toHaveAccessibleName("Agent: Working");
 
-    await panel(page).getByRole("list", { name: "Saved sessions" }).getByRole("button", { name: /^something quick/ }).click();
+    await panel(page)
+      .getByRole("list", { name: "Saved sessions" })
+      .getByRole("button", { name: /^something quick/ })
+      .click();
     await panel(page).getByRole("button", { name: "Stop pi and switch" }).click();
     await expect(panel(page).getByRole("status")).toHaveText("Switched.");
     await expect(youSaid(page)).toHaveText(["something quick"]);
@@ -310,7 +319,10 @@ test("an extension that refuses a switch or a fork: the browser says so and noth
     const before = await piState(pi);
 
     await openPanel(page);
-    await panel(page).getByRole("list", { name: "Saved sessions" }).getByRole("button", { name: /^keep me/ }).click();
+    await panel(page)
+      .getByRole("list", { name: "Saved sessions" })
+      .getByRole("button", { name: /^keep me/ })
+      .click();
     await expect(panel(page).getByRole("status")).toHaveText("An extension cancelled the switch; you are still in this session.");
     await page.keyboard.press("Escape");
     await expect(youSaid(page)).toHaveText(["stay here"]);

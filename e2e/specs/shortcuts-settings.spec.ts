@@ -30,7 +30,9 @@ async function focusPage(page: Page): Promise<void> {
 }
 
 async function listedShortcuts(page: Page): Promise<string[]> {
-  return shortcutsDialog(page).locator("[data-shortcut]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-shortcut")!));
+  return shortcutsDialog(page)
+    .locator("[data-shortcut]")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-shortcut")!));
 }
 
 async function ask(pi: Browser, command: Record<string, unknown>): Promise<PiRecord> {

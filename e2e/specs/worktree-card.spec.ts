@@ -76,7 +76,10 @@ test("a worktree agent's card: summary, review in a diff tab, a fast-forward mer
 
   // Review: the file opens as a diff tab with the agent's text on the current side.
   await section.getByRole("button", { name: "Review" }).click();
-  await section.getByRole("list", { name: "Changed files of feature-x" }).getByRole("button", { name: /hello\.txt/ }).click();
+  await section
+    .getByRole("list", { name: "Changed files of feature-x" })
+    .getByRole("button", { name: /hello\.txt/ })
+    .click();
   await page.keyboard.press("Escape");
   await expect(boardPanel(page)).toBeHidden();
   await expect(page.getByRole("tablist", { name: "Open editors" }).getByRole("tab", { name: /hello\.txt \(feature-x vs main\)/ })).toBeVisible();

@@ -16,7 +16,10 @@ export async function expectAccessible(page: Page, where: string, disabled: stri
     // here and the page has no frames of its own to reach. Both report the
     // same rules. Only violations are wanted: describing every passed node too
     // doubled the time of a call.
-    const axe = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ["violations"] }).disableRules(disabled);
+    const axe = new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .options({ resultTypes: ["violations"] })
+      .disableRules(disabled);
     for (const selector of excluded) axe.exclude(selector);
     const { violations } = await axe.analyze();
     const found = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => `${node.target.join(" ")} — ${node.failureSummary?.split("\n")[1]?.trim()}`).join("; ")}`);

@@ -9,14 +9,6 @@ const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 export function chromiumLaunchOptions(extraArgs: string[] = []): LaunchOptions {
   return {
     ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      ...extraArgs,
-    ],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...extraArgs],
   };
 }

@@ -53,9 +53,7 @@ export interface LongSession {
 /** The JSONL text of a session with `messageCount` messages (rounded up to even). */
 export function longSessionJsonl(messageCount: number, cwd: string): string {
   const pairs = Math.ceil(messageCount / 2);
-  const lines: string[] = [
-    JSON.stringify({ type: "session", version: 3, id: randomUUID(), timestamp: new Date(BASE_TIME).toISOString(), cwd }),
-  ];
+  const lines: string[] = [JSON.stringify({ type: "session", version: 3, id: randomUUID(), timestamp: new Date(BASE_TIME).toISOString(), cwd })];
   let parentId: string | null = null;
   let seq = 0;
   const entry = (message: Record<string, unknown>, at: number) => {

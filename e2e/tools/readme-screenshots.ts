@@ -36,7 +36,11 @@ try {
   await page.getByRole("tab", { name: "greetings.js", exact: true }).press("Delete");
   await page.getByRole("button", { name: "Protocol inspector", exact: true }).click();
   const inspector = page.getByRole("complementary", { name: "Protocol inspector" });
-  await inspector.getByRole("option").filter({ hasText: /tool_execution_end\s+bash/ }).last().click();
+  await inspector
+    .getByRole("option")
+    .filter({ hasText: /tool_execution_end\s+bash/ })
+    .last()
+    .click();
   await page.waitForTimeout(1000);
   await page.screenshot({ path: `${DOCS}inspector.png` });
   await page.close();

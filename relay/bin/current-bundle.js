@@ -19,7 +19,10 @@ const STAMP = join(__dirname, "..", "dist", "pier.stamp.json");
 // its optimizing compiler alone shows as ~6 MB more RSS in an idle relay.
 const inRepo = (path) => REPO + sep + path;
 
-const digest = (path) => createHash("sha256").update(readFileSync(inRepo(path))).digest("base64url");
+const digest = (path) =>
+  createHash("sha256")
+    .update(readFileSync(inRepo(path)))
+    .digest("base64url");
 
 /** Per input file (path relative to the repository): [size, mtime, hash of its contents]. */
 function describeInputs(paths) {

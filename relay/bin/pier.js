@@ -12,9 +12,7 @@
 "use strict";
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
-  process.stderr.write(
-    `pier needs Node.js 22.19 or newer (pi requires it), but this is Node.js ${process.versions.node}.\n`,
-  );
+  process.stderr.write(`pier needs Node.js 22.19 or newer (pi requires it), but this is Node.js ${process.versions.node}.\n`);
   process.exit(1);
 }
 const bundle = process.env.PIER_FROM_SOURCES ? null : require("./current-bundle.js").currentBundle();

@@ -87,8 +87,7 @@ export function parseHost(hostHeader: string | undefined): { host: string; port:
 }
 
 /** Said for "address" Hosts. It does not name pier's host (see launch-host.ts: only a link's holder learns it). */
-export const ADDRESS_REFUSAL =
-  "this address is not Pier's on this machine: open the link pier printed (it starts with http://pier-), or press Enter in pier's terminal for a fresh one";
+export const ADDRESS_REFUSAL = "this address is not Pier's on this machine: open the link pier printed (it starts with http://pier-), or press Enter in pier's terminal for a fresh one";
 
 /** Origin must be exactly http://<the Host header> (same origin). */
 export function isSameOrigin(origin: string | undefined, hostHeader: string | undefined): boolean {
@@ -103,9 +102,7 @@ function splitHostPort(value: string): { host: string; port: number } | null {
   return { host, port: Number(match[2]) };
 }
 
-export type AccessDecision =
-  | { allow: true; grant: Grant }
-  | { allow: false; status: 400 | 401 | 403; reason: string };
+export type AccessDecision = { allow: true; grant: Grant } | { allow: false; status: 400 | 401 | 403; reason: string };
 
 export type AccessRequest = {
   host: string | undefined;

@@ -2,14 +2,7 @@
 // fragile against odd input, so a frame gets to its stdin only if it is a
 // single JSON object that is a known command with well-typed fields, holds no
 // raw line break (it must stay one JSONL record), and fits the size limit.
-import {
-  MAX_COMMAND_BYTES,
-  RELAY_REQUEST_PREFIX,
-  RELAY_REQUEST_TYPES,
-  validateCommand,
-  type RelayErrorCode,
-  type RelayRequest,
-} from "@pier/protocol";
+import { MAX_COMMAND_BYTES, RELAY_REQUEST_PREFIX, RELAY_REQUEST_TYPES, validateCommand, type RelayErrorCode, type RelayRequest } from "@pier/protocol";
 import { readRelayRequest } from "./relay-requests.ts";
 
 export type BrowserFrame =

@@ -173,9 +173,7 @@ async function replayMain(argv: string[]): Promise<void> {
 function piLaunch(pi: WhichPi, options: CliOptions, cwd: string, env: NodeJS.ProcessEnv): PiLaunch {
   const args = ["--mode", "rpc", ...piArgsFor(options.session, options.piArgs, false)];
   const origin = { version: pi.version, source: pi.source, path: pi.path };
-  return runsWithNode(pi.program)
-    ? { command: process.execPath, args: [pi.program, ...args], cwd, env, origin }
-    : { command: pi.program, args, cwd, env, origin };
+  return runsWithNode(pi.program) ? { command: process.execPath, args: [pi.program, ...args], cwd, env, origin } : { command: pi.program, args, cwd, env, origin };
 }
 
 /** The model probe opens no session: loading a long one would only slow it down, and nothing is saved. */
@@ -192,8 +190,7 @@ async function isDirectory(path: string): Promise<boolean> {
 }
 
 function openBrowser(url: string): void {
-  const [command, args] =
-    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  const [command, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
   const child = spawn(command as string, args as string[], { stdio: "ignore", detached: true });
   child.on("error", () => log("could not open a browser; open the URL above yourself"));
   child.unref();

@@ -194,7 +194,12 @@ export class PiBridge {
         return this.#restart(client, request.sessionFile);
       }
       if (!this.#requests.take(client)) {
-        return client.sendFrame({ type: "error", code: "rate_limited", message: `too many requests in a short time; “${request.type}” was not carried out, try again in a moment`, command: { type: request.type } });
+        return client.sendFrame({
+          type: "error",
+          code: "rate_limited",
+          message: `too many requests in a short time; “${request.type}” was not carried out, try again in a moment`,
+          command: { type: request.type },
+        });
       }
       if (request.type === "pier.trust_workspace") return void this.#trustWorkspace(client, request);
       const refused = this.room.handle(client, request);

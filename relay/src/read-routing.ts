@@ -51,8 +51,7 @@ export class ReadRouting {
         this.#router.expect(read.id, read.type, read.owner);
         write(read.line);
       },
-      refuse: (owner, read, message) =>
-        owner.sendFrame({ type: "error", code: "rate_limited", message, command: { type: read.type, ...(read.id !== undefined ? { id: read.id } : {}) } }),
+      refuse: (owner, read, message) => owner.sendFrame({ type: "error", code: "rate_limited", message, command: { type: read.type, ...(read.id !== undefined ? { id: read.id } : {}) } }),
     });
   }
 

@@ -249,7 +249,10 @@ async function closeRelay(server: Server, wss: WebSocketServer, live: LiveSessio
 }
 
 async function isLinkedWorktree(folder: string): Promise<boolean> {
-  return stat(join(folder, ".git")).then((info) => info.isFile(), () => false);
+  return stat(join(folder, ".git")).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 /** The web manifest and its icons (web/public): public, so a browser can install Pier as an app. */

@@ -3,16 +3,7 @@
 // an extension dialog first, viewers' suggested prompts, and what drivers
 // look at (for viewers who follow them). Everything here is relay state the
 // pages are told about in relay frames; pi never sees any of it.
-import {
-  CLOSE_REVOKED,
-  roleMaySend,
-  type Focus,
-  type Person,
-  type RelayFrame,
-  type RelayRequest,
-  type Role,
-  type Suggestion,
-} from "@pier/protocol";
+import { CLOSE_REVOKED, roleMaySend, type Focus, type Person, type RelayFrame, type RelayRequest, type Role, type Suggestion } from "@pier/protocol";
 import type { AccessLinks, Grant } from "./access-links.ts";
 import type { BrowserClient } from "./browser-hub.ts";
 import { Coalescer } from "./coalescer.ts";

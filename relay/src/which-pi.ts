@@ -41,7 +41,9 @@ export async function whichPi(choice: PiChoice, env: NodeJS.ProcessEnv, deps: Wh
     const version = piPackageVersion(choice.pi) ?? (await askPiVersion(choice.pi, env, deps.versionTimeoutMs)).version;
     const support = piVersionSupport(version);
     const warning =
-      support === "supported" ? null : `${version === null ? "could not tell which pi version --pi is" : `pi ${version} is not a version Pier supports (${SUPPORTED_RANGE_TEXT})`}; running it as asked, it may misbehave`;
+      support === "supported"
+        ? null
+        : `${version === null ? "could not tell which pi version --pi is" : `pi ${version} is not a version Pier supports (${SUPPORTED_RANGE_TEXT})`}; running it as asked, it may misbehave`;
     return { program: choice.pi, path: choice.pi, version, source: "option", warning };
   }
   if (choice.bundledPi) return bundled();

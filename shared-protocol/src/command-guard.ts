@@ -23,9 +23,7 @@ import type { ExtensionUiResponse } from "./pi/extension-ui.ts";
 export { MAX_COMMAND_ID_LENGTH } from "./pi/command-schemas.ts";
 
 /** Outcome of validateCommand. */
-export type CommandValidation =
-  | { ok: true; command: RpcCommand | ExtensionUiResponse }
-  | { ok: false; error: string };
+export type CommandValidation = { ok: true; command: RpcCommand | ExtensionUiResponse } | { ok: false; error: string };
 
 /**
  * Check that `value` is a command pi 0.87.1 can safely handle, or an
@@ -134,9 +132,7 @@ function expected(schema: SchemaShape, plural = false): string {
     case "array":
       return `${plural ? "arrays" : "an array"}${schema.items ? ` of ${expected(schema.items, true)}` : ""}`;
     case "object": {
-      const fields = Object.entries(schema.properties ?? {}).map(([name, property]) =>
-        "const" in property ? `${name}: ${JSON.stringify(property.const)}` : name,
-      );
+      const fields = Object.entries(schema.properties ?? {}).map(([name, property]) => ("const" in property ? `${name}: ${JSON.stringify(property.const)}` : name));
       return `${plural ? "objects" : "an object"}${fields.length > 0 ? ` {${fields.join(", ")}}` : ""}`;
     }
     default:

@@ -27,9 +27,7 @@
 // by a quarter). Longer lines are few, and TextDecoder is 3–4× faster on them.
 
 /** One framed line: a parsed JSON value, or text that is not JSON. */
-export type DecodedLine =
-  | { kind: "record"; value: unknown; raw: string }
-  | { kind: "invalid"; raw: string; error: string };
+export type DecodedLine = { kind: "record"; value: unknown; raw: string } | { kind: "invalid"; raw: string; error: string };
 
 const LF = 0x0a;
 /** Lines up to this many bytes are made into strings in JavaScript when they are ASCII (see above). */

@@ -27,7 +27,6 @@ const SECRET_PATTERNS: readonly { re: RegExp; replace: string }[] = [
   { re: /\b([A-Z0-9_]*(?:API_KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD)[A-Z0-9_]*)=(["']?)[^\s"']{8,}/g, replace: "$1=$2[redacted]" },
 ];
 
-
 /** Keys whose string value is a secret whatever it looks like. */
 export const SENSITIVE_KEY = /(?:^|[_-]|[a-z])(?:token|secret|password|passwd|api_?key|api-key|apikey|authorization|cookie|private_?key|credentials?)$/i;
 

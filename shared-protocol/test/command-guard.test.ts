@@ -180,37 +180,23 @@ describe("validateCommand rejects", () => {
     expect(errorOf({ type: "set_thinking_level", level: "extreme" })).toBe(
       'set_thinking_level.level must be one of "off", "minimal", "low", "medium", "high", "xhigh", "max", not the string "extreme"',
     );
-    expect(errorOf({ type: "set_steering_mode", mode: "some" })).toBe(
-      'set_steering_mode.mode must be "all" or "one-at-a-time", not the string "some"',
-    );
-    expect(errorOf({ type: "prompt", message: "x", streamingBehavior: "follow_up" })).toBe(
-      'prompt.streamingBehavior must be "steer" or "followUp", not the string "follow_up"',
-    );
+    expect(errorOf({ type: "set_steering_mode", mode: "some" })).toBe('set_steering_mode.mode must be "all" or "one-at-a-time", not the string "some"');
+    expect(errorOf({ type: "prompt", message: "x", streamingBehavior: "follow_up" })).toBe('prompt.streamingBehavior must be "steer" or "followUp", not the string "follow_up"');
   });
 
   it("optional fields of the wrong type (null included)", () => {
     expect(errorOf({ type: "new_session", parentSession: 1 })).toBe("new_session.parentSession must be a string, not the number 1");
     expect(errorOf({ type: "compact", customInstructions: null })).toBe("compact.customInstructions must be a string, not null");
-    expect(errorOf({ type: "bash", command: "ls", excludeFromContext: "yes" })).toBe(
-      'bash.excludeFromContext must be a boolean, not the string "yes"',
-    );
+    expect(errorOf({ type: "bash", command: "ls", excludeFromContext: "yes" })).toBe('bash.excludeFromContext must be a boolean, not the string "yes"');
     expect(errorOf({ type: "export_html", outputPath: [] })).toBe("export_html.outputPath must be a string, not an array");
     expect(errorOf({ type: "get_entries", since: 3 })).toBe("get_entries.since must be a string, not the number 3");
   });
 
   it("malformed images", () => {
-    expect(errorOf({ type: "prompt", message: "x", images: null })).toBe(
-      'prompt.images must be an array of objects {type: "image", data, mimeType}, not null',
-    );
-    expect(errorOf({ type: "steer", message: "x", images: {} })).toBe(
-      'steer.images must be an array of objects {type: "image", data, mimeType}, not an object',
-    );
-    expect(errorOf({ type: "prompt", message: "x", images: ["aGVsbG8="] })).toBe(
-      'prompt.images[0] must be an object {type: "image", data, mimeType}, not the string "aGVsbG8="',
-    );
-    expect(errorOf({ type: "prompt", message: "x", images: [{ data: "a", mimeType: "image/png" }] })).toBe(
-      'prompt.images[0].type is required and must be "image"',
-    );
+    expect(errorOf({ type: "prompt", message: "x", images: null })).toBe('prompt.images must be an array of objects {type: "image", data, mimeType}, not null');
+    expect(errorOf({ type: "steer", message: "x", images: {} })).toBe('steer.images must be an array of objects {type: "image", data, mimeType}, not an object');
+    expect(errorOf({ type: "prompt", message: "x", images: ["aGVsbG8="] })).toBe('prompt.images[0] must be an object {type: "image", data, mimeType}, not the string "aGVsbG8="');
+    expect(errorOf({ type: "prompt", message: "x", images: [{ data: "a", mimeType: "image/png" }] })).toBe('prompt.images[0].type is required and must be "image"');
     expect(
       errorOf({
         type: "follow_up",
@@ -221,64 +207,36 @@ describe("validateCommand rejects", () => {
         ],
       }),
     ).toBe("follow_up.images[1].data must be a base64 string, not the number 1");
-    expect(errorOf({ type: "prompt", message: "x", images: [{ type: "image", data: "a" }] })).toBe(
-      "prompt.images[0].mimeType is required and must be a string",
-    );
+    expect(errorOf({ type: "prompt", message: "x", images: [{ type: "image", data: "a" }] })).toBe("prompt.images[0].mimeType is required and must be a string");
   });
 
   it("malformed extension UI responses", () => {
-    expect(errorOf({ type: "extension_ui_response", value: "a" })).toBe(
-      "extension_ui_response.id is required and must be a string (the id of the extension_ui_request being answered)",
-    );
-    expect(errorOf({ type: "extension_ui_response", id: 3, value: "a" })).toBe(
-      "extension_ui_response.id must be a string, not the number 3",
-    );
-    expect(errorOf({ type: "extension_ui_response", id: "u" })).toBe(
-      'extension_ui_response must carry "value" (a string), "confirmed" (a boolean) or "cancelled": true',
-    );
-    expect(errorOf({ type: "extension_ui_response", id: "u", value: 1 })).toBe(
-      "extension_ui_response.value must be a string, not the number 1",
-    );
-    expect(errorOf({ type: "extension_ui_response", id: "u", confirmed: "yes" })).toBe(
-      'extension_ui_response.confirmed must be a boolean, not the string "yes"',
-    );
-    expect(errorOf({ type: "extension_ui_response", id: "u", cancelled: false })).toBe(
-      "extension_ui_response.cancelled must be true, not false",
-    );
+    expect(errorOf({ type: "extension_ui_response", value: "a" })).toBe("extension_ui_response.id is required and must be a string (the id of the extension_ui_request being answered)");
+    expect(errorOf({ type: "extension_ui_response", id: 3, value: "a" })).toBe("extension_ui_response.id must be a string, not the number 3");
+    expect(errorOf({ type: "extension_ui_response", id: "u" })).toBe('extension_ui_response must carry "value" (a string), "confirmed" (a boolean) or "cancelled": true');
+    expect(errorOf({ type: "extension_ui_response", id: "u", value: 1 })).toBe("extension_ui_response.value must be a string, not the number 1");
+    expect(errorOf({ type: "extension_ui_response", id: "u", confirmed: "yes" })).toBe('extension_ui_response.confirmed must be a boolean, not the string "yes"');
+    expect(errorOf({ type: "extension_ui_response", id: "u", cancelled: false })).toBe("extension_ui_response.cancelled must be true, not false");
   });
 
   it("the inputs pi mis-handles, with the message the schema gives", () => {
-    expect(errorOf({ type: "set_steering_mode", mode: "bogus" })).toBe(
-      'set_steering_mode.mode must be "all" or "one-at-a-time", not the string "bogus"',
-    );
-    expect(errorOf({ type: "set_follow_up_mode", mode: "ALL" })).toBe(
-      'set_follow_up_mode.mode must be "all" or "one-at-a-time", not the string "ALL"',
-    );
-    expect(errorOf({ type: "set_thinking_level", level: "ultra" })).toBe(
-      'set_thinking_level.level must be one of "off", "minimal", "low", "medium", "high", "xhigh", "max", not the string "ultra"',
-    );
+    expect(errorOf({ type: "set_steering_mode", mode: "bogus" })).toBe('set_steering_mode.mode must be "all" or "one-at-a-time", not the string "bogus"');
+    expect(errorOf({ type: "set_follow_up_mode", mode: "ALL" })).toBe('set_follow_up_mode.mode must be "all" or "one-at-a-time", not the string "ALL"');
+    expect(errorOf({ type: "set_thinking_level", level: "ultra" })).toBe('set_thinking_level.level must be one of "off", "minimal", "low", "medium", "high", "xhigh", "max", not the string "ultra"');
     expect(errorOf({ type: "set_thinking_level", level: 3 })).toMatch(/^set_thinking_level\.level must be one of .*, not the number 3$/);
     expect(errorOf({ type: "compact", customInstructions: 5 })).toBe("compact.customInstructions must be a string, not the number 5");
-    expect(errorOf({ type: "compact", customInstructions: { focus: "tests" } })).toBe(
-      "compact.customInstructions must be a string, not an object",
-    );
+    expect(errorOf({ type: "compact", customInstructions: { focus: "tests" } })).toBe("compact.customInstructions must be a string, not an object");
     expect(errorOf({ type: "compact", customInstructions: ["a", "b"] })).toBe("compact.customInstructions must be a string, not an array");
   });
 
   it("an id over the limit counted in characters, as JSON Schema counts them", () => {
     expect(validateCommand({ type: "abort", id: "😀".repeat(MAX_COMMAND_ID_LENGTH) }).ok).toBe(true);
-    expect(errorOf({ type: "abort", id: "😀".repeat(MAX_COMMAND_ID_LENGTH + 1) })).toBe(
-      `abort.id must be at most ${MAX_COMMAND_ID_LENGTH} characters long (it has ${MAX_COMMAND_ID_LENGTH + 1})`,
-    );
-    expect(errorOf({ type: "extension_ui_response", id: "u".repeat(MAX_COMMAND_ID_LENGTH + 1), cancelled: true })).toMatch(
-      /^extension_ui_response\.id must be at most/,
-    );
+    expect(errorOf({ type: "abort", id: "😀".repeat(MAX_COMMAND_ID_LENGTH + 1) })).toBe(`abort.id must be at most ${MAX_COMMAND_ID_LENGTH} characters long (it has ${MAX_COMMAND_ID_LENGTH + 1})`);
+    expect(errorOf({ type: "extension_ui_response", id: "u".repeat(MAX_COMMAND_ID_LENGTH + 1), cancelled: true })).toMatch(/^extension_ui_response\.id must be at most/);
   });
 
   it("a wrong extension UI answer even when another one is right", () => {
-    expect(errorOf({ type: "extension_ui_response", id: "u", cancelled: true, value: 3 })).toBe(
-      "extension_ui_response.value must be a string, not the number 3",
-    );
+    expect(errorOf({ type: "extension_ui_response", id: "u", cancelled: true, value: 3 })).toBe("extension_ui_response.value must be a string, not the number 3");
   });
 
   it("a long unknown type without echoing all of it", () => {

@@ -69,9 +69,7 @@ describe("commandJsonSchema", () => {
     for (const schema of [commandJsonSchema(), ...ACCEPTED.map((type) => commandJsonSchema(type))]) {
       expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
       const keys = (value: unknown): string[] =>
-        typeof value === "object" && value !== null
-          ? Reflect.ownKeys(value).flatMap((key) => [String(key), ...keys((value as Record<PropertyKey, unknown>)[key])])
-          : [];
+        typeof value === "object" && value !== null ? Reflect.ownKeys(value).flatMap((key) => [String(key), ...keys((value as Record<PropertyKey, unknown>)[key])]) : [];
       expect(keys(schema).filter((key) => key.startsWith("~") || key.startsWith("Symbol("))).toEqual([]);
       expect(schema["$schema"]).toBe(COMMAND_JSON_SCHEMA_DIALECT);
     }

@@ -64,10 +64,10 @@ describe("JsonlDecoder", () => {
 
   it("decodes random chunkings the same way", () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 200; round++) {
       const chunks: Uint8Array[] = [];
-      for (let at = 0; at < bytes.length; ) {
+      for (let at = 0; at < bytes.length;) {
         const size = 1 + Math.floor(random() * 64);
         chunks.push(bytes.subarray(at, at + size));
         at += size;

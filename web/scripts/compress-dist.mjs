@@ -28,10 +28,7 @@ const started = Date.now();
 for await (const path of files(dist)) {
   if ((await stat(path)).size < MIN_BYTES) continue;
   const raw = await readFile(path);
-  const [br, gzipped] = await Promise.all([
-    brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-    gz(raw, { level: 9 }),
-  ]);
+  const [br, gzipped] = await Promise.all([brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }), gz(raw, { level: 9 })]);
   // Only copies that are really smaller are worth a second request path.
   if (br.length < raw.length * 0.9) await writeFile(`${path}.br`, br);
   if (gzipped.length < raw.length * 0.9) await writeFile(`${path}.gz`, gzipped);

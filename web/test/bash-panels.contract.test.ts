@@ -81,7 +81,12 @@ test("a command that ends while pi is working joins the context only after the r
   const slowScenario = {
     name: "slow",
     rules: [],
-    fallback: { steps: [{ kind: "pause" as const, ms: 1500 }, { kind: "text" as const, text: "done" }] },
+    fallback: {
+      steps: [
+        { kind: "pause" as const, ms: 1500 },
+        { kind: "text" as const, text: "done" },
+      ],
+    },
   };
   const { pi, prompt, settled } = await startSession(slowScenario, undefined, cleanups);
   const from = pi.records.length;

@@ -115,13 +115,7 @@ describe("two commands at once (pi runs RPC bash concurrently)", () => {
     const store = new BashPanelStore();
     store.started("c:1", "sleep 30");
     store.started("c:2", "sleep 1; echo done");
-    feed(store, [
-      update("c:2", "done\n"),
-      update("c:1", "ignored?\n"),
-      done("c:2", "done\n"),
-      { id: "c:3", type: "response", command: "abort_bash", success: true },
-      cancelled("c:1", "ignored?\n"),
-    ]);
+    feed(store, [update("c:2", "done\n"), update("c:1", "ignored?\n"), done("c:2", "done\n"), { id: "c:3", type: "response", command: "abort_bash", success: true }, cancelled("c:1", "ignored?\n")]);
     expect(store.panels.map((p) => [p.command, p.output, panelStateLabel(p)])).toEqual([
       ["sleep 30", "ignored?\n", "cancelled"],
       ["sleep 1; echo done", "done\n", "exit 0"],

@@ -66,9 +66,7 @@ describe("cycle shortcut", () => {
 
 describe("restoreQueuedText", () => {
   test("queued texts go back first (steering, then follow-ups), then the draft", () => {
-    expect(restoreQueuedText("", { steering: ["Change direction"], followUp: ["Summarize when finished"] })).toBe(
-      "Change direction\n\nSummarize when finished",
-    );
+    expect(restoreQueuedText("", { steering: ["Change direction"], followUp: ["Summarize when finished"] })).toBe("Change direction\n\nSummarize when finished");
     expect(restoreQueuedText("half typed", { steering: [], followUp: ["later"] })).toBe("later\n\nhalf typed");
     expect(restoreQueuedText("draft", { steering: [], followUp: [] })).toBe("draft");
     expect(restoreQueuedText("draft", null)).toBe("draft");

@@ -72,15 +72,11 @@ describe("labels", () => {
   });
 
   test("origin: scope and a short path (relative to cwd, ~ for home, package-relative, inline)", () => {
-    expect(
-      originLabel({ path: "/work/app/.pi/prompts/explain.md", source: "auto", scope: "project", origin: "top-level", baseDir: "/work/app/.pi" }, "/work/app"),
-    ).toBe("project · .pi/prompts/explain.md");
-    expect(originLabel({ path: "/home/me/.pi/agent/prompts/r.md", source: "local", scope: "user", origin: "top-level" }, "/work/app", "/home/me")).toBe(
-      "user · ~/.pi/agent/prompts/r.md",
+    expect(originLabel({ path: "/work/app/.pi/prompts/explain.md", source: "auto", scope: "project", origin: "top-level", baseDir: "/work/app/.pi" }, "/work/app")).toBe(
+      "project · .pi/prompts/explain.md",
     );
-    expect(
-      originLabel({ path: "/nm/my-pkg/prompts/x.md", source: "npm:my-pkg", scope: "user", origin: "package", baseDir: "/nm/my-pkg" }),
-    ).toBe("user package · my-pkg/prompts/x.md");
+    expect(originLabel({ path: "/home/me/.pi/agent/prompts/r.md", source: "local", scope: "user", origin: "top-level" }, "/work/app", "/home/me")).toBe("user · ~/.pi/agent/prompts/r.md");
+    expect(originLabel({ path: "/nm/my-pkg/prompts/x.md", source: "npm:my-pkg", scope: "user", origin: "package", baseDir: "/nm/my-pkg" })).toBe("user package · my-pkg/prompts/x.md");
     expect(originLabel({ path: "<inline:llama.cpp>", source: "inline", scope: "temporary", origin: "top-level" })).toBe("temporary · inline:llama.cpp");
     expect(originLabel(undefined)).toBe("");
   });

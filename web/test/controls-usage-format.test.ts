@@ -1,15 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { Usage } from "@pier/protocol";
-import {
-  contextMeter,
-  formatContextWindow,
-  formatCost,
-  formatModelCost,
-  formatPercent,
-  formatRate,
-  formatTokenCount,
-  usageContextTokens,
-} from "../src/lib/controls/usage-format.ts";
+import { contextMeter, formatContextWindow, formatCost, formatModelCost, formatPercent, formatRate, formatTokenCount, usageContextTokens } from "../src/lib/controls/usage-format.ts";
 
 const usage = (over: Partial<Usage> = {}): Usage => ({
   input: 0,

@@ -45,10 +45,7 @@ describe("conversation reducer against real pi", () => {
       rules: [
         {
           when: {},
-          turns: [
-            { steps: [text("Running it."), { kind: "toolCall", name: "bash", arguments: { command: "for i in 1 2 3; do echo line $i; sleep 0.15; done" } }] },
-            one("Three lines."),
-          ],
+          turns: [{ steps: [text("Running it."), { kind: "toolCall", name: "bash", arguments: { command: "for i in 1 2 3; do echo line $i; sleep 0.15; done" } }] }, one("Three lines.")],
         },
       ],
     };
@@ -268,9 +265,7 @@ describe("conversation reducer against real pi", () => {
     const scenario: Scenario = {
       name: "new-session",
       pace: FAST,
-      rules: [
-        { when: { text: "retry me" }, turns: [{ failFirst: [[{ kind: "httpError", status: 500, message: "Internal server error" }]], steps: [text("Recovered.")] }] },
-      ],
+      rules: [{ when: { text: "retry me" }, turns: [{ failFirst: [[{ kind: "httpError", status: 500, message: "Internal server error" }]], steps: [text("Recovered.")] }] }],
       fallback: one("Fresh start."),
     };
     const s = await startSession(scenario, FAST_RETRY, cleanups);

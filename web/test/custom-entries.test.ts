@@ -12,13 +12,11 @@ import { boundedJson } from "../src/lib/transcript/bounded-json.ts";
 import { describeEffect } from "../src/lib/wire-log/meaning.ts";
 
 const T = "2026-12-06T09:00:00.000Z";
-const custom = (id: string, customType: string, data: unknown, parentId: string | null = null) =>
-  ({ type: "custom", id, parentId, timestamp: T, customType, data }) as unknown as SessionEntry;
+const custom = (id: string, customType: string, data: unknown, parentId: string | null = null) => ({ type: "custom", id, parentId, timestamp: T, customType, data }) as unknown as SessionEntry;
 const messageEntry = (id: string, role: string, timestamp: number, parentId: string | null = null) =>
   ({ type: "message", id, parentId, timestamp: T, message: { role, content: "x", timestamp } }) as unknown as SessionEntry;
 const user = (timestamp: number) => ({ role: "user", content: "u", timestamp }) as ConversationMessage;
-const assistant = (timestamp: number) =>
-  ({ role: "assistant", content: [{ type: "text", text: "a" }], stopReason: "stop", timestamp }) as unknown as ConversationMessage;
+const assistant = (timestamp: number) => ({ role: "assistant", content: [{ type: "text", text: "a" }], stopReason: "stop", timestamp }) as unknown as ConversationMessage;
 
 describe("which entries are an extension's custom entries", () => {
   it("takes type custom with a customType, and nothing of pi's own", () => {

@@ -3,16 +3,7 @@ import { describe, expect, it } from "vitest";
 // token colour in an upgrade is checked too. (Not an export of the package: imported by path.)
 // @ts-expect-error -- a plain ESM file of monaco-editor without types
 import { vs, vs_dark } from "../node_modules/monaco-editor/esm/vs/editor/standalone/common/themes.js";
-import {
-  DARK_BRACKETS,
-  DARK_SURFACES,
-  DARK_SYNTAX,
-  LIGHT_BRACKETS,
-  LIGHT_SURFACES,
-  LIGHT_SYNTAX,
-  type EditorSurfaces,
-  type SyntaxColour,
-} from "../src/lib/monaco/editor-palette.ts";
+import { DARK_BRACKETS, DARK_SURFACES, DARK_SYNTAX, LIGHT_BRACKETS, LIGHT_SURFACES, LIGHT_SYNTAX, type EditorSurfaces, type SyntaxColour } from "../src/lib/monaco/editor-palette.ts";
 
 interface ThemeRule {
   token: string;

@@ -4,15 +4,7 @@
 // say so and leave the transcript to get_messages.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Scenario } from "../../relay/src/demo/scenario.ts";
-import {
-  applyEntriesAnswer,
-  compactedHistory,
-  createEntryIndex,
-  lastEntryId,
-  plainConversation,
-  userEntryIdFor,
-  type EntryIndex,
-} from "../src/lib/pi-state/entry-index.ts";
+import { applyEntriesAnswer, compactedHistory, createEntryIndex, lastEntryId, plainConversation, userEntryIdFor, type EntryIndex } from "../src/lib/pi-state/entry-index.ts";
 import { FAST, startSession, type PiSession } from "./contract/pi-session.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  activePath,
-  applyEntriesAnswer,
-  compactedHistory,
-  createEntryIndex,
-  lastEntryId,
-  plainConversation,
-  resetEntryIndex,
-  userEntryIdFor,
-} from "../src/lib/pi-state/entry-index.ts";
+import { activePath, applyEntriesAnswer, compactedHistory, createEntryIndex, lastEntryId, plainConversation, resetEntryIndex, userEntryIdFor } from "../src/lib/pi-state/entry-index.ts";
 
 const at = "2026-12-01T10:00:00.000Z";
 let clock = 1000;
@@ -108,7 +99,17 @@ describe("entry index", () => {
     expect(applyEntriesAnswer(index, { entries: [null, 3, { id: 1 }, { id: "ok", type: "label", parentId: null, timestamp: at }], leafId: "ok" }, null)).toBe(true);
     expect(index.entries.map((e) => e.id)).toEqual(["ok"]);
     // A cycle in parent links does not hang.
-    applyEntriesAnswer(index, { entries: [{ id: "x", type: "label", parentId: "y", timestamp: at }, { id: "y", type: "label", parentId: "x", timestamp: at }], leafId: "x" }, null);
+    applyEntriesAnswer(
+      index,
+      {
+        entries: [
+          { id: "x", type: "label", parentId: "y", timestamp: at },
+          { id: "y", type: "label", parentId: "x", timestamp: at },
+        ],
+        leafId: "x",
+      },
+      null,
+    );
     expect(activePath(index).map((e) => e.id)).toEqual(["y", "x"]);
   });
 

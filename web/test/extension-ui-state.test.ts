@@ -118,18 +118,10 @@ describe("fire-and-forget requests", () => {
   it("widgets by key with placement (default above), cleared when lines are absent", () => {
     const ui = createExtensionUiState();
     applyExtensionUiRequest(ui, req("1", { method: "setWidget", widgetKey: "w1", widgetLines: ["a", "b"] }), 0);
-    applyExtensionUiRequest(
-      ui,
-      req("2", { method: "setWidget", widgetKey: "w2", widgetLines: ["c"], widgetPlacement: "belowEditor" }),
-      0,
-    );
+    applyExtensionUiRequest(ui, req("2", { method: "setWidget", widgetKey: "w2", widgetLines: ["c"], widgetPlacement: "belowEditor" }), 0);
     expect(widgetsAt(ui, "aboveEditor")).toEqual([{ key: "w1", lines: ["a", "b"], placement: "aboveEditor" }]);
     expect(widgetsAt(ui, "belowEditor").map((w) => w.key)).toEqual(["w2"]);
-    applyExtensionUiRequest(
-      ui,
-      req("3", { method: "setWidget", widgetKey: "w1", widgetLines: ["moved"], widgetPlacement: "belowEditor" }),
-      0,
-    );
+    applyExtensionUiRequest(ui, req("3", { method: "setWidget", widgetKey: "w1", widgetLines: ["moved"], widgetPlacement: "belowEditor" }), 0);
     expect(widgetsAt(ui, "aboveEditor")).toEqual([]);
     expect(widgetsAt(ui, "belowEditor").map((w) => w.lines)).toEqual([["moved"], ["c"]]);
     applyExtensionUiRequest(ui, req("4", { method: "setWidget", widgetKey: "w2" }), 0);
@@ -187,7 +179,12 @@ describe("replay after a (re)load", () => {
     markReplaying(ui);
     for (const record of replay) applyExtensionUiRequest(ui, record, 10_000);
     // This browser showed the notify before its reload.
-    markLive(ui, (id) => id === "answered", [], (key) => key === "notify:n");
+    markLive(
+      ui,
+      (id) => id === "answered",
+      [],
+      (key) => key === "notify:n",
+    );
 
     expect(ui.statuses).toEqual([{ key: "probe", text: "ready" }]);
     expect(ui.widgets.map((w) => w.key)).toEqual(["probe"]);

@@ -40,9 +40,7 @@ function relativeImports(files: { file: string; text: string }[]): Import[] {
 
 /** "lib/a.ts → ../../components/x.ts" for each import that leaves lib for the components. */
 function importsIntoComponents(imports: Import[]): string[] {
-  return imports
-    .filter((i) => i.target === COMPONENTS || i.target.startsWith(COMPONENTS + sep))
-    .map((i) => `${relative(SRC, i.file)} imports ${i.specifier}`);
+  return imports.filter((i) => i.target === COMPONENTS || i.target.startsWith(COMPONENTS + sep)).map((i) => `${relative(SRC, i.file)} imports ${i.specifier}`);
 }
 
 /** The folder of web/src/lib a path is in, or null for lib's own top-level files and anything outside. */

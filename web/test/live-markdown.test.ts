@@ -8,13 +8,16 @@ import { renderMarkdown } from "../src/lib/markdown/render-markdown.ts";
 
 const SAMPLES: Record<string, string> = {
   paragraphs: "First paragraph with **bold** and `code`.\nA second line.\n\nSecond paragraph, _emphasis_ over\ntwo lines.\n\n\n\nAfter several blank lines.",
-  fences: "Before.\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nBetween.\n\n~~~\nraw ``` inside\n~~~\n\n````md\n```\nnested\n```\n````\nAfter, no blank line.\n\n```py\nunclosed = True\n\nstill code",
-  lists: "- one\n- two\n\n- three (loose now)\n  continued\n\n  second paragraph of three\n- four\n    - nested\n    - nested two\n\n1. ordered\n2. two\n\n3) other delimiter\n\nAfter the lists.\n\n- [ ] task\n- [x] done\n\n* star\n+ plus",
+  fences:
+    "Before.\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nBetween.\n\n~~~\nraw ``` inside\n~~~\n\n````md\n```\nnested\n```\n````\nAfter, no blank line.\n\n```py\nunclosed = True\n\nstill code",
+  lists:
+    "- one\n- two\n\n- three (loose now)\n  continued\n\n  second paragraph of three\n- four\n    - nested\n    - nested two\n\n1. ordered\n2. two\n\n3) other delimiter\n\nAfter the lists.\n\n- [ ] task\n- [x] done\n\n* star\n+ plus",
   tables: "Intro line\n| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |\n\nNot a table | really\n\n| x |\n|---|\nafter table lazily",
   headings: "# One\nText under.\n\nSetext\n======\n\nAnother\n---\n\n## Two ##\n\n---\n\n***\nParagraph then\n- list interrupts",
   quotes: "> quoted\nlazy continuation\n> > nested\n\n> second quote\n\n    indented code\n    more\n\nText\n    not code (continuation)",
   html: "<div>\n*not* a tag\n</div>\n\n<script>alert(1)</script>\n\nInline <b>bold</b> and <img src=x onerror=alert(1)>.\n\n<!-- comment\nstill comment -->\nafter",
-  links: "See [the docs](https://example.com \"title\") and <https://auto.link> and www.example.com and [bad](javascript:alert(1)).\n\n![image](https://example.com/x.png)\n\n[ref]: https://example.com/ref\n\nUse [ref] and [ref][] after the definition.",
+  links:
+    'See [the docs](https://example.com "title") and <https://auto.link> and www.example.com and [bad](javascript:alert(1)).\n\n![image](https://example.com/x.png)\n\n[ref]: https://example.com/ref\n\nUse [ref] and [ref][] after the definition.',
   crlf: "Windows line\r\nendings\r\n\r\n- item\r\n- item\r\n\r\n```\r\ncode\r\n```\r\n",
   edgy: "text\n\n\n```\n```\n\n`inline ``fence`` here`\n\n|\n\n-\n\n1.\n\n>\n\n#\n\n***bold italic***\n\n~~strike~~ done\n\nline with trailing spaces  \nbreak",
 };
@@ -123,7 +126,42 @@ describe("LiveMarkdown", () => {
   });
 
   test("random texts of Markdown's trickiest pieces render as the whole at every cut", () => {
-    const pieces = ["\n", "\n\n", "- ", "* ", "1. ", "2) ", "> ", "```", "~~~", "    ", "  ", "# ", "===", "---", "| a | b |", "|---|---|", "**", "_", "`", "[x]", "(http://e.com)", "<div>", "</div>", "<!--", "-->", "text", "word ", "\t", "***", "- [ ] ", "\\", "&amp;", ":", "|"];
+    const pieces = [
+      "\n",
+      "\n\n",
+      "- ",
+      "* ",
+      "1. ",
+      "2) ",
+      "> ",
+      "```",
+      "~~~",
+      "    ",
+      "  ",
+      "# ",
+      "===",
+      "---",
+      "| a | b |",
+      "|---|---|",
+      "**",
+      "_",
+      "`",
+      "[x]",
+      "(http://e.com)",
+      "<div>",
+      "</div>",
+      "<!--",
+      "-->",
+      "text",
+      "word ",
+      "\t",
+      "***",
+      "- [ ] ",
+      "\\",
+      "&amp;",
+      ":",
+      "|",
+    ];
     let seed = 12345;
     const random = (n: number) => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -133,7 +171,7 @@ describe("LiveMarkdown", () => {
       let text = "";
       for (let i = 10 + random(30); i > 0; i--) text += pieces[random(pieces.length)];
       const live = new LiveMarkdown();
-      for (let at = 0; at < text.length; ) {
+      for (let at = 0; at < text.length;) {
         at = Math.min(text.length, at + 1 + random(6));
         expectSameAsWhole(live, text.slice(0, at));
       }
@@ -161,7 +199,14 @@ describe("LiveMarkdown.wait", () => {
 
   test("one slow render among cheap ones does not slow the text down (the median of the last five counts)", () => {
     const times: number[] = [];
-    for (const [at, cost] of [[0, 1], [20, 1], [40, 60], [120, 1], [140, 1]] as const) times.push(at, at + cost);
+    for (const [at, cost] of [
+      [0, 1],
+      [20, 1],
+      [40, 60],
+      [120, 1],
+      [140, 1],
+    ] as const)
+      times.push(at, at + cost);
     times.push(145);
     const live = new LiveMarkdown(clockOf(times));
     let text = "";

@@ -53,9 +53,7 @@ describe(`pi ${piUnderTest.version}: what newer pi adds`, () => {
 
     const { state, records } = await expectReducerMatchesPi(s, "nested-tools");
     captureNewerPiFixture(s, "nested-tools");
-    const call = state.messages
-      .flatMap((m) => (m.role === "assistant" ? m.content : []))
-      .find((block) => block.type === "toolCall" && block.name === "nested_probe");
+    const call = state.messages.flatMap((m) => (m.role === "assistant" ? m.content : [])).find((block) => block.type === "toolCall" && block.name === "nested_probe");
     if (call?.type !== "toolCall") throw new Error("the model's nested_probe call is missing");
     const parent = state.tools[call.id]!;
     const result = state.messages[state.toolResultIndex[call.id]!] as ToolResultMessage;
@@ -142,9 +140,7 @@ describe(`pi ${piUnderTest.version}: what newer pi adds`, () => {
     let state = s.reduce();
     expect(state.pending).toEqual({});
     expect(state.status).toBe("idle");
-    expect(state.run.lastDisposition).toEqual(
-      has.disposition ? { command: "prompt", id: expect.any(String), disposition: "handled", mine: true, at: expect.any(Number) } : null,
-    );
+    expect(state.run.lastDisposition).toEqual(has.disposition ? { command: "prompt", id: expect.any(String), disposition: "handled", mine: true, at: expect.any(Number) } : null);
 
     // While a run streams: a steer the input handler consumes never queues; an ordinary one does.
     from = s.pi.records.length;

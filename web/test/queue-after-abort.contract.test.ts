@@ -26,8 +26,7 @@ const scenario: Scenario = {
   fallback: one("Answered."),
 };
 
-const userTexts = (messages: readonly Record<string, unknown>[]) =>
-  messages.filter((m) => m.role === "user").map((m) => (m.content as { text: string }[])[0]!.text);
+const userTexts = (messages: readonly Record<string, unknown>[]) => messages.filter((m) => m.role === "user").map((m) => (m.content as { text: string }[])[0]!.text);
 
 /** A hanging run with a steer and a follow-up queued, then aborted. */
 async function abortWithQueue(s: PiSession): Promise<void> {

@@ -1,15 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  appendLog,
-  clearLog,
-  createRecordLog,
-  droppedCount,
-  entryText,
-  entryValue,
-  logEntry,
-  logSize,
-  RAW_TEXT_LIMIT,
-} from "../src/lib/pi-state/record-log.ts";
+import { appendLog, clearLog, createRecordLog, droppedCount, entryText, entryValue, logEntry, logSize, RAW_TEXT_LIMIT } from "../src/lib/pi-state/record-log.ts";
 import { createFilteredLog, filteredCount, filteredSeqs, syncFilteredLog } from "../src/lib/pi-state/record-log-filter.ts";
 
 const delta = { type: "message_update", assistantMessageEvent: { type: "text_delta" } };

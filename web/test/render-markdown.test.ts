@@ -19,8 +19,27 @@ const normalizedUrl = (value: string): string =>
   value.replace(/[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g, "").toLowerCase();
 
 const FORBIDDEN_ELEMENTS = [
-  "script", "style", "iframe", "frame", "object", "embed", "form", "button", "textarea", "select",
-  "img", "svg", "math", "video", "audio", "source", "link", "meta", "base", "template", "noscript",
+  "script",
+  "style",
+  "iframe",
+  "frame",
+  "object",
+  "embed",
+  "form",
+  "button",
+  "textarea",
+  "select",
+  "img",
+  "svg",
+  "math",
+  "video",
+  "audio",
+  "source",
+  "link",
+  "meta",
+  "base",
+  "template",
+  "noscript",
 ];
 const URL_ATTRIBUTES = ["href", "src", "xlink:href", "action", "formaction", "srcset", "poster", "data", "background"];
 
@@ -64,9 +83,7 @@ describe("GFM rendering", () => {
   });
 
   test("lists, task lists, tables, blockquotes", () => {
-    const doc = parse(
-      renderMarkdown("- one\n- two\n\n3. three\n4. four\n\n- [x] done\n- [ ] todo\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n> quoted"),
-    ).content;
+    const doc = parse(renderMarkdown("- one\n- two\n\n3. three\n4. four\n\n- [x] done\n- [ ] todo\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n> quoted")).content;
     expect([...doc.querySelectorAll("ul:first-child li")].map((li) => li.textContent)).toEqual(["one", "two"]);
     expect(doc.querySelector("ol")?.getAttribute("start")).toBe("3");
     const boxes = [...doc.querySelectorAll<HTMLInputElement>("input")];
@@ -82,13 +99,7 @@ describe("GFM rendering", () => {
   test("links open in a new tab without opener or referrer; bare URLs are autolinked", () => {
     const html = renderMarkdown("[docs](https://example.com/a?b=1&c=2) and https://pier.dev and [mail](mailto:a@b.c) [top](#top) [rel](./x.md)");
     const links = [...parse(html).content.querySelectorAll("a")];
-    expect(links.map((a) => a.getAttribute("href"))).toEqual([
-      "https://example.com/a?b=1&c=2",
-      "https://pier.dev",
-      "mailto:a@b.c",
-      "#top",
-      "./x.md",
-    ]);
+    expect(links.map((a) => a.getAttribute("href"))).toEqual(["https://example.com/a?b=1&c=2", "https://pier.dev", "mailto:a@b.c", "#top", "./x.md"]);
     links.forEach(expectSafeLink);
     expect(links[0]!.getAttribute("rel")).toBe("noopener noreferrer nofollow");
   });
@@ -127,7 +138,7 @@ const XSS_PAYLOADS: Record<string, string> = {
   "script tag": "<script>alert(1)</script>",
   "script inline": "text <script>alert(1)</script> text",
   "img onerror": '<img src=x onerror="alert(1)">',
-  "img onerror inline": 'hello <img src=x onerror=alert(1)> world',
+  "img onerror inline": "hello <img src=x onerror=alert(1)> world",
   "svg onload": "<svg onload=alert(1)><circle r=1 /></svg>",
   "svg script": "<svg><script>alert(1)</script></svg>",
   "javascript link": "[x](javascript:alert(1))",
@@ -175,7 +186,7 @@ const XSS_PAYLOADS: Record<string, string> = {
   "html in blockquote": "> <iframe src=x></iframe>",
   "html in list": "- <svg onload=alert(1)>",
   "html comment trick": "<!-- --><script>alert(1)</script><!-- -->",
-  "cdata": "<![CDATA[<script>alert(1)</script>]]>",
+  cdata: "<![CDATA[<script>alert(1)</script>]]>",
   "id clobbering": '<a id="__pierXss" name="x">x</a> <form name="body"></form>',
 };
 

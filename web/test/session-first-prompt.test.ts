@@ -3,8 +3,7 @@ import type { ConversationMessage } from "../src/lib/pi-types.ts";
 import { firstPromptOf, sessionFirstPrompt } from "../src/lib/sessions/session-format.ts";
 
 const user = (content: unknown) => ({ role: "user", content, timestamp: 1 }) as ConversationMessage;
-const assistant = (text: string) =>
-  ({ role: "assistant", content: [{ type: "text", text }], stopReason: "stop", timestamp: 2 }) as unknown as ConversationMessage;
+const assistant = (text: string) => ({ role: "assistant", content: [{ type: "text", text }], stopReason: "stop", timestamp: 2 }) as unknown as ConversationMessage;
 
 describe("firstPromptOf: what an unnamed session goes by in the header", () => {
   it("is the first user message's text, whitespace collapsed", () => {

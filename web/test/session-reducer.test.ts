@@ -1,31 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createSessionState } from "../src/lib/pi-state/session-state.ts";
-import {
-  applyDecodedLine,
-  applyGetMessages,
-  applyRecord,
-  expirePending,
-  noteCommandSent,
-  reduceAll,
-} from "../src/lib/pi-state/reduce-record.ts";
+import { applyDecodedLine, applyGetMessages, applyRecord, expirePending, noteCommandSent, reduceAll } from "../src/lib/pi-state/reduce-record.ts";
 import { streamingToolArgs } from "../src/lib/pi-state/assistant-stream.ts";
 import type { AssistantMessage } from "../src/lib/pi-types.ts";
-import {
-  compactionResult,
-  contextEdit,
-  errorAssistant,
-  finalAssistant,
-  response,
-  retryEnd,
-  retryStart,
-  msgEnd,
-  msgStart,
-  pendingAssistant,
-  simpleRun,
-  systemPrompt,
-  update,
-  user,
-} from "./records.ts";
+import { compactionResult, contextEdit, errorAssistant, finalAssistant, response, retryEnd, retryStart, msgEnd, msgStart, pendingAssistant, simpleRun, systemPrompt, update, user } from "./records.ts";
 
 const lastAssistant = (messages: unknown[]) => messages.at(-1) as AssistantMessage;
 
@@ -284,10 +262,7 @@ describe("responses", () => {
   });
 
   it("rebuilds from get_messages, keeping the message still streaming", () => {
-    const state = reduceAll([
-      msgStart(pendingAssistant()),
-      update({ type: "text_delta", contentIndex: 0, delta: "live" }),
-    ]);
+    const state = reduceAll([msgStart(pendingAssistant()), update({ type: "text_delta", contentIndex: 0, delta: "live" })]);
     noteCommandSent(state, "c:9", "get_messages");
     const history = [user("q1"), finalAssistant([{ type: "text", text: "a1" }]), user("q2")];
     // pi 0.87.1 answers get_messages with the system message first.
@@ -350,9 +325,7 @@ describe("auto-retry", () => {
     expect(state.run.lastEndWillRetry).toBe(true);
     expect(state.retry).toMatchObject({ attempt: 1, maxAttempts: 3, delayMs: 2000, phase: "waiting" });
     expect(typeof state.retry!.at).toBe("number");
-    expect(state.markers).toEqual([
-      expect.objectContaining({ kind: "retry", beforeIndex: 1, attempt: 1, failedMessage: failed }),
-    ]);
+    expect(state.markers).toEqual([expect.objectContaining({ kind: "retry", beforeIndex: 1, attempt: 1, failedMessage: failed })]);
     expect(state.entries).toHaveLength(1);
 
     applyRecord(state, { type: "agent_start" });
@@ -453,9 +426,7 @@ describe("RPC bash", () => {
     expect(state.bashRuns.b1).toMatchObject({ command: "echo hi", output: "hi\n", status: "running" });
     applyRecord(state, response("bash", "b1", { output: "hi\n", exitCode: 0, cancelled: false, truncated: false }));
     expect(state.bashRuns.b1).toMatchObject({ status: "done", exitCode: 0 });
-    expect(state.messages).toEqual([
-      expect.objectContaining({ role: "bashExecution", command: "echo hi", output: "hi\n", exitCode: 0, excludeFromContext: true }),
-    ]);
+    expect(state.messages).toEqual([expect.objectContaining({ role: "bashExecution", command: "echo hi", output: "hi\n", exitCode: 0, excludeFromContext: true })]);
     expect(state.needsMessages).toBe(true);
     expect(state.pending).toEqual({});
   });
@@ -488,10 +459,7 @@ describe("pending commands", () => {
   });
 
   it("keeps the texts clear_queue returns", () => {
-    const state = reduceAll([
-      { type: "queue_update", steering: ["a"], followUp: ["b"] },
-      response("clear_queue", "q", { steering: ["a"], followUp: ["b"] }),
-    ]);
+    const state = reduceAll([{ type: "queue_update", steering: ["a"], followUp: ["b"] }, response("clear_queue", "q", { steering: ["a"], followUp: ["b"] })]);
     expect(state.queue).toEqual({ steering: [], followUp: [] });
     expect(state.clearedQueue).toEqual({ steering: ["a"], followUp: ["b"] });
   });

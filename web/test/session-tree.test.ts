@@ -46,9 +46,17 @@ const NONE = new Set<never>();
 describe("describeEntry", () => {
   it("names each message role", () => {
     expect(describeEntry(user("u", "fix the\n greeting"))).toEqual({ kind: "user", title: "You: fix the greeting", forkable: true });
-    expect(describeEntry(message("u2", { role: "user", content: [{ type: "text", text: "look" }, { type: "image", data: "", mimeType: "image/png" }] })).title).toBe(
-      "You: look [image]",
-    );
+    expect(
+      describeEntry(
+        message("u2", {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image", data: "", mimeType: "image/png" },
+          ],
+        }),
+      ).title,
+    ).toBe("You: look [image]");
     expect(describeEntry(assistant("a", "I changed greet.js"))).toEqual({ kind: "assistant", title: "pi: I changed greet.js", forkable: false });
     expect(describeEntry(message("a2", { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "src/a.js" } }], stopReason: "toolUse" })).title).toBe(
       "pi → read src/a.js",
@@ -320,14 +328,7 @@ describe("flattenTree", () => {
 
   it("explains a compaction by the messages it summarised", () => {
     const tree = [
-      chain([
-        user("u1", "a"),
-        assistant("a1", "b"),
-        user("u2", "c"),
-        assistant("a2", "d"),
-        entry("c", "compaction", { summary: "s", firstKeptEntryId: "u2", tokensBefore: 12000 }),
-        user("u3", "e"),
-      ]),
+      chain([user("u1", "a"), assistant("a1", "b"), user("u2", "c"), assistant("a2", "d"), entry("c", "compaction", { summary: "s", firstKeptEntryId: "u2", tokensBefore: 12000 }), user("u3", "e")]),
     ];
     const index = indexTree(tree);
     expect(explainEntry(index, "c")).toBe("Compaction: summarised 2 earlier messages (12k tokens); the model sees the summary instead.");
@@ -395,9 +396,7 @@ describe("5,000 entries", () => {
     expect(rows.at(-1)!.depth).toBe(1);
     const branchPoints = rows.filter((r) => r.isBranchPoint);
     expect(branchPoints.length).toBeGreaterThan(400);
-    const collapsedAll = timed("flatten with the first branch point collapsed", () =>
-      flattenTree(index, { leafId: leaf, collapsed: new Set([branchPoints[0]!.id]) }),
-    );
+    const collapsedAll = timed("flatten with the first branch point collapsed", () => flattenTree(index, { leafId: leaf, collapsed: new Set([branchPoints[0]!.id]) }));
     expect(collapsedAll.at(-1)!.id).toBe(branchPoints[0]!.id);
     expect(collapsedAll.at(-1)!.isLeaf).toBe(true);
     timed("ancestorsOf the leaf", () => expect(ancestorsOf(rows, leaf).length).toBe(leafRow.depth));

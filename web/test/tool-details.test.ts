@@ -1,15 +1,7 @@
 // Reading pi 0.87.1's built-in tool results (texts as produced by
 // dist/core/tools/bash.js, read.js, edit.js) and the one-line card headline.
 import { describe, expect, test } from "vitest";
-import {
-  bashOutcome,
-  editPatch,
-  imageDataUrl,
-  readOutcome,
-  readRange,
-  truncationDetails,
-  workspacePath,
-} from "../src/lib/tools/tool-details.ts";
+import { bashOutcome, editPatch, imageDataUrl, readOutcome, readRange, truncationDetails, workspacePath } from "../src/lib/tools/tool-details.ts";
 import { toolHeadline } from "../src/lib/tools/tool-headline.ts";
 
 describe("bashOutcome", () => {
@@ -118,10 +110,14 @@ describe("toolHeadline", () => {
   test("edit: +/− counts from pi's patch; none for a failed edit", () => {
     const patch = "--- a\n+++ a\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n";
     expect(toolHeadline({ ...base, name: "edit", args: { path: "a", edits: [{ oldText: "a", newText: "b" }] }, details: { patch } }).facts).toEqual(["+1", "−1"]);
-    expect(
-      toolHeadline({ ...base, name: "edit", args: { path: "a", edits: [{ oldText: "a", newText: "b\nc" }] }, failed: true }).facts,
-    ).toEqual([]);
-    const two = { path: "a", edits: [{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }] };
+    expect(toolHeadline({ ...base, name: "edit", args: { path: "a", edits: [{ oldText: "a", newText: "b\nc" }] }, failed: true }).facts).toEqual([]);
+    const two = {
+      path: "a",
+      edits: [
+        { oldText: "a", newText: "b" },
+        { oldText: "c", newText: "d" },
+      ],
+    };
     expect(toolHeadline({ ...base, name: "edit", args: two, finished: false }).facts).toEqual(["2 changes"]);
   });
 

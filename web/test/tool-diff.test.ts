@@ -13,10 +13,10 @@ const PI_PATCH = [
   "+++ src/greetings.js",
   "@@ -3,4 +3,5 @@",
   " export const GREETINGS = {",
-  "   en: \"Hello, {name}!\",",
-  "-  de: \"Hallo\",",
-  "+  de: \"Hallo, {name}!\",",
-  "+  es: \"¡Hola, {name}!\",",
+  '   en: "Hello, {name}!",',
+  '-  de: "Hallo",',
+  '+  de: "Hallo, {name}!",',
+  '+  es: "¡Hola, {name}!",',
   " };",
   "\\ No newline at end of file",
   "",
@@ -61,7 +61,15 @@ describe("replacementLines", () => {
 
 describe("editReplacements", () => {
   test("pi 0.87.1 shape: edits[]", () => {
-    expect(editReplacements({ path: "x", edits: [{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }] })).toEqual([
+    expect(
+      editReplacements({
+        path: "x",
+        edits: [
+          { oldText: "a", newText: "b" },
+          { oldText: "c", newText: "d" },
+        ],
+      }),
+    ).toEqual([
       { oldText: "a", newText: "b" },
       { oldText: "c", newText: "d" },
     ]);

@@ -24,12 +24,9 @@ describe("languageForPath", () => {
     expect(languageForPath(path)).toBe(language);
   });
 
-  test.each([["notes.txt"], ["LICENSE"], ["archive.tar.gz"], ["dir/"], [".hidden"], ["trailing."], [""]])(
-    "%s has no grammar",
-    (path) => {
-      expect(languageForPath(path)).toBeNull();
-    },
-  );
+  test.each([["notes.txt"], ["LICENSE"], ["archive.tar.gz"], ["dir/"], [".hidden"], ["trailing."], [""]])("%s has no grammar", (path) => {
+    expect(languageForPath(path)).toBeNull();
+  });
 
   test("missing paths are handled", () => {
     expect(languageForPath(undefined)).toBeNull();

@@ -50,9 +50,7 @@ describe("compaction markers", () => {
 
   test("cancelled and failed", () => {
     expect(markerWords({ ...compaction, outcome: "aborted" }, false).text).toBe("Compaction was cancelled; the conversation is unchanged.");
-    expect(
-      markerWords({ ...compaction, reason: "manual", outcome: "failed", errorMessage: "Compaction failed: Nothing to compact (session too small)" }, false),
-    ).toMatchObject({
+    expect(markerWords({ ...compaction, reason: "manual", outcome: "failed", errorMessage: "Compaction failed: Nothing to compact (session too small)" }, false)).toMatchObject({
       tone: "error",
       text: "Compaction failed (on request)",
       detail: "Nothing to compact (session too small)",

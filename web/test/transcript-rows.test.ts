@@ -5,14 +5,11 @@ import type { ConversationMessage, SystemMessage } from "../src/lib/pi-types.ts"
 import type { TranscriptMarker } from "../src/lib/pi-state/session-state.ts";
 
 const user = (text: string) => ({ role: "user", content: text, timestamp: 1 }) as ConversationMessage;
-const assistant = (text: string) =>
-  ({ role: "assistant", content: [{ type: "text", text }], stopReason: "stop", timestamp: 1 }) as unknown as ConversationMessage;
-const toolResult = () =>
-  ({ role: "toolResult", toolCallId: "c1", toolName: "read", content: [], isError: false, timestamp: 1 }) as unknown as ConversationMessage;
+const assistant = (text: string) => ({ role: "assistant", content: [{ type: "text", text }], stopReason: "stop", timestamp: 1 }) as unknown as ConversationMessage;
+const toolResult = () => ({ role: "toolResult", toolCallId: "c1", toolName: "read", content: [], isError: false, timestamp: 1 }) as unknown as ConversationMessage;
 const custom = (display: boolean) => ({ role: "custom", customType: "x", content: "c", display, timestamp: 1 }) as unknown as ConversationMessage;
 const system = { role: "system", content: "You are pi.", timestamp: 1 } as unknown as SystemMessage;
-const marker = (seq: number, beforeIndex: number) =>
-  ({ kind: "retryEnd", seq, beforeIndex, at: seq, attempt: 1, success: true, finalError: null }) as unknown as TranscriptMarker;
+const marker = (seq: number, beforeIndex: number) => ({ kind: "retryEnd", seq, beforeIndex, at: seq, attempt: 1, success: true, finalError: null }) as unknown as TranscriptMarker;
 
 describe("transcriptRows", () => {
   it("puts the system prompt first and skips tool results and hidden custom messages", () => {

@@ -16,7 +16,10 @@ const messages: ConversationMessage[] = [
     { type: "toolCall", id: "t2", name: "read", arguments: { path: "src/config.ts" } },
   ]),
   { role: "toolResult", toolCallId: "t1", toolName: "bash", content: [{ type: "text", text: "hidden result text" }], isError: false, timestamp: 3 } as unknown as ConversationMessage,
-  user([{ type: "text", text: "And the image?" }, { type: "image", data: "AAAA", mimeType: "image/png" }]),
+  user([
+    { type: "text", text: "And the image?" },
+    { type: "image", data: "AAAA", mimeType: "image/png" },
+  ]),
   { role: "bashExecution", command: "ls -la", output: "README.md\nsrc", exitCode: 0, cancelled: false, truncated: false, timestamp: 4 } as ConversationMessage,
   { role: "compactionSummary", summary: "Summary words", tokensBefore: 10, timestamp: 5 } as unknown as ConversationMessage,
 ];

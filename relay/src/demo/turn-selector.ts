@@ -27,9 +27,7 @@ export function selectTurn(scenario: Scenario, messages: readonly unknown[]): Se
     return builtInFallback("no user message in the request", "none");
   }
   const promptNumber = prompts.length;
-  const toolResults = messages
-    .slice(last.index + 1)
-    .filter((message) => (message as ChatMessage).role === "tool").length;
+  const toolResults = messages.slice(last.index + 1).filter((message) => (message as ChatMessage).role === "tool").length;
 
   const ruleIndex = scenario.rules.findIndex((rule) => {
     const when = rule.when;

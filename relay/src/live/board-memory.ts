@@ -189,7 +189,9 @@ export async function restoreBoard(agents: readonly RememberedAgent[], live: Liv
   for (const agent of agents) {
     const restored = await live.restore(agent);
     if ("status" in restored) {
-      const leftover = agent.worktree ? ` (its branch ${agent.worktree.branch} is still in ${agent.worktree.repo}: git worktree prune, then git branch -D ${agent.worktree.branch} if you do not want it)` : "";
+      const leftover = agent.worktree
+        ? ` (its branch ${agent.worktree.branch} is still in ${agent.worktree.repo}: git worktree prune, then git branch -D ${agent.worktree.branch} if you do not want it)`
+        : "";
       log(`agent ${agent.id} of the last run in ${agent.cwd} was not put back on the board: ${restored.message}${leftover}`);
       continue;
     }

@@ -32,13 +32,27 @@ export async function listFolders(pathInput: string): Promise<FolderListing | Li
     }
     const full = join(path, entry.name);
     // A link to a folder is offered too (where it leads is checked when it is chosen).
-    const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(full).then((s) => s.isDirectory(), () => false)));
+    const isFolder =
+      entry.isDirectory() ||
+      (entry.isSymbolicLink() &&
+        (await stat(full).then(
+          (s) => s.isDirectory(),
+          () => false,
+        )));
     if (!isFolder) continue;
     folders.push({ name: entry.name, path: full, hidden: entry.name.startsWith("."), repository: false });
   }
   folders.sort((a, b) => Number(a.hidden) - Number(b.hidden) || a.name.localeCompare(b.name));
   // Which are repositories: one look each, for the few a person sees first.
-  await Promise.all(folders.slice(0, 200).map(async (folder) => (folder.repository = await stat(join(folder.path, ".git")).then(() => true, () => false))));
+  await Promise.all(
+    folders.slice(0, 200).map(
+      async (folder) =>
+        (folder.repository = await stat(join(folder.path, ".git")).then(
+          () => true,
+          () => false,
+        )),
+    ),
+  );
   const parent = dirname(path);
   return { path, parent: parent === path ? null : parent, folders, truncated };
 }

@@ -43,7 +43,8 @@ export async function runGit(cwd: string, args: readonly string[], call: GitCall
     const listing = await exec(cwd, ["config", "-z", "--name-only", "--get-regexp", REPO_COMMAND_PATTERN], env, 4 * 1024 * 1024, TIMEOUT_MS);
     const overrides = repoCommandOverrides(listing.ok ? parseConfigNames(listing.stdout.toString("utf8")) : []);
     // A config built to exhaust the override list: git is not run at all.
-    if (overrides === null) return { ok: false, code: null, stdout: Buffer.alloc(0), stderr: "this repository's config names too many filters and drivers to switch off", tooLarge: false, timedOut: false };
+    if (overrides === null)
+      return { ok: false, code: null, stdout: Buffer.alloc(0), stderr: "this repository's config names too many filters and drivers to switch off", tooLarge: false, timedOut: false };
     env = withConfigOverrides(env, overrides);
   }
   env = { ...env, ...call.env };

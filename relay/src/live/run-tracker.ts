@@ -223,7 +223,13 @@ export class RunTracker {
         const id = record?.["id"];
         if (typeof method !== "string" || typeof id !== "string" || !DIALOGS.has(method)) return this.#activity();
         const title = typeof record!["title"] === "string" ? record!["title"] : typeof record!["message"] === "string" ? record!["message"] : method;
-        const options = method === "select" && Array.isArray(record!["options"]) ? record!["options"].filter((o): o is string => typeof o === "string").slice(0, MAX_OPTIONS).map((o) => o.slice(0, 200)) : undefined;
+        const options =
+          method === "select" && Array.isArray(record!["options"])
+            ? record!["options"]
+                .filter((o): o is string => typeof o === "string")
+                .slice(0, MAX_OPTIONS)
+                .map((o) => o.slice(0, 200))
+            : undefined;
         this.#dialogs.set(id, { id, method, title: title.slice(0, 300), ...(options ? { options } : {}) });
         this.#dialogSince.set(id, this.#now());
         const timeout = record!["timeout"];

@@ -21,7 +21,12 @@ export async function handleWorkspacesApi(workspaces: WorkspaceList, request: In
   const reading = request.method === "GET" || request.method === "HEAD";
   if (grant.role !== "driver" && (grant.scope !== null || path === WORKSPACES_API_PATHS.folders || !reading)) {
     request.resume();
-    sendError(response, 403, "forbidden", path === WORKSPACES_API_PATHS.folders ? "only a driver can browse this machine's folders" : "only a driver (or a viewer of the whole board) can see the workspaces");
+    sendError(
+      response,
+      403,
+      "forbidden",
+      path === WORKSPACES_API_PATHS.folders ? "only a driver can browse this machine's folders" : "only a driver (or a viewer of the whole board) can see the workspaces",
+    );
     return true;
   }
   if (path === WORKSPACES_API_PATHS.folders) {
@@ -51,7 +56,13 @@ export async function handleWorkspacesApi(workspaces: WorkspaceList, request: In
   }
   if (path === WORKSPACES_API_PATHS.remove) {
     const removed = await workspaces.remove(given);
-    if (!removed) sendError(response, workspaces.list().some((w) => w.path === given) ? 409 : 404, "not_removed", workspaces.list().some((w) => w.path === given) ? "a folder given with --cwd stays listed while pier runs" : "that folder is not in the list");
+    if (!removed)
+      sendError(
+        response,
+        workspaces.list().some((w) => w.path === given) ? 409 : 404,
+        "not_removed",
+        workspaces.list().some((w) => w.path === given) ? "a folder given with --cwd stays listed while pier runs" : "that folder is not in the list",
+      );
     else sendJson(response, 200, { workspaces: workspaces.list() });
     return true;
   }

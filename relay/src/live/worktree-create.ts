@@ -42,7 +42,13 @@ export async function createWorktree(workspaceInput: unknown, branchInput: unkno
   if (exists.ok) return refusal(409, "branch_exists", `a branch named ${branch} exists already in ${repo}: choose another name`);
 
   const path = worktreeLocation(repo, branch, worktreesDir);
-  if (await lstat(path).then(() => true, () => false)) return refusal(409, "folder_exists", `a folder already exists at ${path}, where the worktree would go: choose another branch name or move that folder`);
+  if (
+    await lstat(path).then(
+      () => true,
+      () => false,
+    )
+  )
+    return refusal(409, "folder_exists", `a folder already exists at ${path}, where the worktree would go: choose another branch name or move that folder`);
   const parent = dirname(path);
   const madeParent = await mkdir(parent, { recursive: true }).catch((error: NodeJS.ErrnoException) => error);
   if (madeParent instanceof Error) return refusal(409, "cannot_create", `the folder ${parent} for worktrees cannot be made (${madeParent.code ?? madeParent.message})`);
@@ -55,7 +61,14 @@ export async function createWorktree(workspaceInput: unknown, branchInput: unkno
     return refusal(409, "worktree_failed", `git could not make the worktree: ${gitWords(added)}`);
   }
   const inside = join(path, prefix);
-  const start = prefix !== "" && (await lstat(inside).then((info) => info.isDirectory(), () => false)) ? inside : path;
+  const start =
+    prefix !== "" &&
+    (await lstat(inside).then(
+      (info) => info.isDirectory(),
+      () => false,
+    ))
+      ? inside
+      : path;
   return { branch, base: { branch: baseBranch, commit }, path, repo, start };
 }
 

@@ -46,7 +46,10 @@ export async function worktreeDiff(id: string, record: WorktreeRecord, run: Diff
   ]);
   for (const outcome of [names, numbers, untracked]) if (!outcome.ok) return refusal(409, "git_failed", `git could not list the worktree's changes: ${gitWords(outcome)}`);
   const tracked = joinDiff(parseNameStatusZ(names.stdout.toString("utf8")), parseNumstatZ(numbers.stdout.toString("utf8")));
-  const newPaths = untracked.stdout.toString("utf8").split("\0").filter((path) => path !== "");
+  const newPaths = untracked.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((path) => path !== "");
   const room = Math.max(0, MAX_DIFF_FILES - tracked.length);
   const added: LiveDiffEntry[] = [];
   // A few files at a time: each may be read whole (up to MAX_COUNTED_BYTES) to count its lines.

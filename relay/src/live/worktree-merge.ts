@@ -30,7 +30,11 @@ export type MergeMode = "ff" | "merge";
 export async function mergeWorktree(record: WorktreeRecord, mode: MergeMode): Promise<LiveMergeDone | WorktreeRefusal> {
   const into = record.base.branch;
   if (into === null) {
-    return refusal(409, "detached_base", `this worktree was made from a detached HEAD (commit ${record.base.commit.slice(0, 12)}), so there is no base branch to merge into: merge ${record.branch} by hand where you want it`);
+    return refusal(
+      409,
+      "detached_base",
+      `this worktree was made from a detached HEAD (commit ${record.base.commit.slice(0, 12)}), so there is no base branch to merge into: merge ${record.branch} by hand where you want it`,
+    );
   }
   if (!(await worktreePresent(record))) return gone(record);
   const call: GitCall = { guarded: !(await folderTrusted(record.repo)) };
@@ -45,13 +49,19 @@ export async function mergeWorktree(record: WorktreeRecord, mode: MergeMode): Pr
   if (!dirty.ok) return refusal(409, "git_failed", `git could not read ${record.repo}'s status: ${gitWords(dirty)}`);
   const dirtyPaths = parsePorcelainPathsZ(dirty.stdout.toString("utf8"));
   if (dirtyPaths.length > 0) {
-    return refusal(409, "base_dirty", `${record.repo} has uncommitted changes (${listed(dirtyPaths)}): commit or stash them there first, so the merge cannot mix with them`, { dirty: dirtyPaths.slice(0, 100) });
+    return refusal(409, "base_dirty", `${record.repo} has uncommitted changes (${listed(dirtyPaths)}): commit or stash them there first, so the merge cannot mix with them`, {
+      dirty: dirtyPaths.slice(0, 100),
+    });
   }
 
   // The agent's branch: still checked out in its worktree.
   const wtBranch = await runGit(record.path, ["symbolic-ref", "--quiet", "--short", "HEAD"], call);
   if (!wtBranch.ok || firstLine(wtBranch) !== record.branch) {
-    return refusal(409, "worktree_moved", `the worktree ${record.path} is no longer on its branch ${record.branch}${wtBranch.ok ? ` (it is on ${firstLine(wtBranch)})` : " (its HEAD is detached)"}: check ${record.branch} out there again first`);
+    return refusal(
+      409,
+      "worktree_moved",
+      `the worktree ${record.path} is no longer on its branch ${record.branch}${wtBranch.ok ? ` (it is on ${firstLine(wtBranch)})` : " (its HEAD is detached)"}: check ${record.branch} out there again first`,
+    );
   }
   const head = firstLine(await runGit(record.path, ["rev-parse", "HEAD"], call));
   const status = await runGit(record.path, ["status", "--porcelain=v1", "-z", "--untracked-files=all"], call);
@@ -112,7 +122,12 @@ async function commitOfWork(record: WorktreeRecord, head: string, call: GitCall)
     const indexed: GitCall = { ...call, env: { GIT_INDEX_FILE: index } };
     // A copy of the worktree's index keeps its cached file stats (adding is then quick); without one, HEAD's tree.
     const own = await runGit(record.path, ["rev-parse", "--path-format=absolute", "--git-path", "index"], call);
-    const copied = own.ok && (await copyFile(firstLine(own), index).then(() => true, () => false));
+    const copied =
+      own.ok &&
+      (await copyFile(firstLine(own), index).then(
+        () => true,
+        () => false,
+      ));
     const steps: string[][] = [...(copied ? [] : [["read-tree", head]]), ["add", "--all", "--", "."]];
     for (const args of steps) {
       const step = await runGit(record.path, args, indexed);

@@ -75,7 +75,11 @@ export async function handleWorktreesApi(worktrees: Worktrees, sessions: LiveSes
 async function startOnWorktree(worktrees: Worktrees, sessions: LiveSessions, body: Record<string, unknown>): Promise<unknown> {
   // Refused before any branch is made (start() would refuse the same after).
   if (sessions.running >= sessions.maxRunning) {
-    return { status: 503, code: "max_agents", message: `${sessions.maxRunning} agents are running, the most this pier runs at once: stop one on the board first (or start pier with a higher --max-agents)` };
+    return {
+      status: 503,
+      code: "max_agents",
+      message: `${sessions.maxRunning} agents are running, the most this pier runs at once: stop one on the board first (or start pier with a higher --max-agents)`,
+    };
   }
   const made = await createWorktree(body["workspace"], body["branch"], worktrees.dir);
   if (isRefusal(made)) return made;

@@ -9,9 +9,7 @@ const VALUED = new Set(["--session", "--session-id", "--fork"]);
 
 export type SessionChoice =
   /** pi's --continue: the most recent session of this workspace, or a new one. */
-  | { kind: "resume" }
-  | { kind: "new" }
-  | { kind: "file"; path: string };
+  { kind: "resume" } | { kind: "new" } | { kind: "file"; path: string };
 
 function optionName(arg: string): string {
   const equals = arg.indexOf("=");

@@ -407,11 +407,7 @@ function normalizeQuery(query: unknown): string {
 /** Case-insensitive substring search over the name, the prompts kept for search and the id (a file name for unreadable files). */
 function matches(scan: SessionScan, fileName: string, query: string): boolean {
   if (scan.header === null || scan.error !== null) return fileName.toLowerCase().includes(query);
-  return (
-    (scan.name !== null && scan.name.replace(/\s+/g, " ").toLowerCase().includes(query)) ||
-    scan.searchText.includes(query) ||
-    scan.header.id.toLowerCase().includes(query)
-  );
+  return (scan.name !== null && scan.name.replace(/\s+/g, " ").toLowerCase().includes(query)) || scan.searchText.includes(query) || scan.header.id.toLowerCase().includes(query);
 }
 
 function wholeNumber(value: unknown, min: number, max: number, fallback: number): number {

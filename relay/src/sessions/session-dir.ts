@@ -111,17 +111,60 @@ export function resolvePiPath(input: string, base: string, home: string): string
 
 /** Options that take the next argument (pi's parseArgs), when there is one. */
 const TAKES_VALUE = new Set([
-  "--provider", "--model", "--api-key", "--system-prompt", "--append-system-prompt", "--name", "-n",
-  "--session", "--session-id", "--fork", "--session-dir", "--models", "--tools", "-t",
-  "--exclude-tools", "-xt", "--thinking", "--export", "--extension", "-e", "--skill",
-  "--prompt-template", "--theme",
+  "--provider",
+  "--model",
+  "--api-key",
+  "--system-prompt",
+  "--append-system-prompt",
+  "--name",
+  "-n",
+  "--session",
+  "--session-id",
+  "--fork",
+  "--session-dir",
+  "--models",
+  "--tools",
+  "-t",
+  "--exclude-tools",
+  "-xt",
+  "--thinking",
+  "--export",
+  "--extension",
+  "-e",
+  "--skill",
+  "--prompt-template",
+  "--theme",
 ]);
 
 const KNOWN_FLAGS = new Set([
-  "--help", "-h", "--version", "-v", "--continue", "-c", "--resume", "-r", "--no-session",
-  "--no-tools", "-nt", "--no-builtin-tools", "-nbt", "--no-extensions", "-ne", "--no-skills", "-ns",
-  "--no-prompt-templates", "-np", "--no-themes", "--no-context-files", "-nc", "--verbose",
-  "--approve", "-a", "--no-approve", "-na", "--offline",
+  "--help",
+  "-h",
+  "--version",
+  "-v",
+  "--continue",
+  "-c",
+  "--resume",
+  "-r",
+  "--no-session",
+  "--no-tools",
+  "-nt",
+  "--no-builtin-tools",
+  "-nbt",
+  "--no-extensions",
+  "-ne",
+  "--no-skills",
+  "-ns",
+  "--no-prompt-templates",
+  "-np",
+  "--no-themes",
+  "--no-context-files",
+  "-nc",
+  "--verbose",
+  "--approve",
+  "-a",
+  "--no-approve",
+  "-na",
+  "--offline",
 ]);
 
 /**
@@ -166,10 +209,7 @@ export function readPiArgs(args: readonly string[]): { sessionDir: string | unde
  * an object) is ignored: pi itself fails to start with one.
  */
 async function sessionDirSetting(cwd: string, agentDir: string): Promise<string | undefined> {
-  const [global, project] = await Promise.all([
-    readSettings(join(agentDir, "settings.json")),
-    readSettings(join(cwd, CONFIG_DIR_NAME, "settings.json")),
-  ]);
+  const [global, project] = await Promise.all([readSettings(join(agentDir, "settings.json")), readSettings(join(cwd, CONFIG_DIR_NAME, "settings.json"))]);
   // pi's deep merge: a project key replaces the global one, even with null or "".
   const value = Object.hasOwn(project, "sessionDir") ? project.sessionDir : global.sessionDir;
   return typeof value === "string" && value !== "" ? value : undefined;

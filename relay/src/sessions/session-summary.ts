@@ -117,13 +117,7 @@ export const fsReader: SessionFileReader = {
  * Scans `path` (whose stat gave `file`), continuing from `previous` when the
  * file only grew. Never throws: an unreadable file comes back with `error`.
  */
-export async function scanSessionFile(
-  path: string,
-  file: FileIdentity,
-  previous: SessionScan | undefined,
-  depth: ScanDepth,
-  reader: SessionFileReader = fsReader,
-): Promise<SessionScan> {
+export async function scanSessionFile(path: string, file: FileIdentity, previous: SessionScan | undefined, depth: ScanDepth, reader: SessionFileReader = fsReader): Promise<SessionScan> {
   if (previous && scanIsCurrent(previous, file, depth)) return previous;
   let handle: SessionFileHandle;
   try {

@@ -35,10 +35,7 @@ export class Scrollback {
   snapshot(): Buffer {
     const capacity = this.#ring.length;
     const start = (this.#end - this.#length + capacity) % capacity;
-    const bytes =
-      start + this.#length <= capacity
-        ? Buffer.from(this.#ring.subarray(start, start + this.#length))
-        : Buffer.concat([this.#ring.subarray(start), this.#ring.subarray(0, this.#end)]);
+    const bytes = start + this.#length <= capacity ? Buffer.from(this.#ring.subarray(start, start + this.#length)) : Buffer.concat([this.#ring.subarray(start), this.#ring.subarray(0, this.#end)]);
     if (this.#length < capacity) return bytes;
     const newline = bytes.subarray(0, 4096).indexOf(0x0a);
     return newline === -1 ? bytes : bytes.subarray(newline + 1);

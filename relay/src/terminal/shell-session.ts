@@ -24,14 +24,7 @@
 // (shells.ts).
 import type { IPty } from "@lydell/node-pty";
 import type { WebSocket, RawData } from "ws";
-import {
-  CLOSE_REVOKED,
-  TERMINAL_CLOSE,
-  TERMINAL_MAX_COLS,
-  TERMINAL_MAX_ROWS,
-  type TerminalInfo,
-  type TerminalServerFrame,
-} from "@pier/protocol";
+import { CLOSE_REVOKED, TERMINAL_CLOSE, TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, type TerminalInfo, type TerminalServerFrame } from "@pier/protocol";
 import type { Grant } from "../access-links.ts";
 import { isRunning, signalSession } from "./process-tree.ts";
 import { Scrollback } from "./scrollback.ts";

@@ -72,11 +72,7 @@ export function notRegular(rel: string, kind: string): WorkspaceError {
  * refusing anything but a regular file with a single link. `checkOpened`
  * verifies where the descriptor really points.
  */
-export async function readRegularFile(
-  absolute: string,
-  rel: string,
-  checkOpened: (fd: number) => Promise<void>,
-): Promise<FileSnapshot> {
+export async function readRegularFile(absolute: string, rel: string, checkOpened: (fd: number) => Promise<void>): Promise<FileSnapshot> {
   return withRegularFile(absolute, rel, checkOpened, async (snapshot) => snapshot);
 }
 
@@ -84,12 +80,7 @@ export async function readRegularFile(
  * Like readRegularFile, and `use` is given the file still open (a save checks
  * that the very file it read is unchanged when it replaces it: checked-replace.ts).
  */
-export async function withRegularFile<T>(
-  absolute: string,
-  rel: string,
-  checkOpened: (fd: number) => Promise<void>,
-  use: (snapshot: FileSnapshot, handle: FileHandle) => Promise<T>,
-): Promise<T> {
+export async function withRegularFile<T>(absolute: string, rel: string, checkOpened: (fd: number) => Promise<void>, use: (snapshot: FileSnapshot, handle: FileHandle) => Promise<T>): Promise<T> {
   let handle: FileHandle;
   try {
     const before = await lstat(absolute);
@@ -106,10 +97,7 @@ export async function withRegularFile<T>(
     const base = { size: info.size, mode: info.mode & 0o7777, uid: info.uid, gid: info.gid };
     let snapshot: FileSnapshot;
     if (info.size > MAX_EDITABLE_BYTES) {
-      const version =
-        info.size <= MAX_HASHED_BYTES
-          ? await hashHandle(handle)
-          : createHash("sha256").update(`identity:${info.size}:${info.mtimeMs}:${info.ino}`).digest("hex");
+      const version = info.size <= MAX_HASHED_BYTES ? await hashHandle(handle) : createHash("sha256").update(`identity:${info.size}:${info.mtimeMs}:${info.ino}`).digest("hex");
       snapshot = { ...base, version, text: null, reason: "too_large" };
     } else {
       const bytes = await readAtMost(handle, MAX_EDITABLE_BYTES + 1);

@@ -107,16 +107,11 @@ export class GitFacts {
   #git(cwd: string, args: string[], maxBuffer: number, run: GitRun): Promise<GitResult> {
     const fullArgs = ["--no-pager", "--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotePath=false", "-C", cwd, ...args];
     return new Promise((resolve) => {
-      execFile(
-        this.#command,
-        fullArgs,
-        { cwd, env: run.env, encoding: "buffer", maxBuffer, timeout: GIT_TIMEOUT_MS, windowsHide: true },
-        (error, stdout) => {
-          if (!error) return resolve({ ok: true, stdout });
-          const code = (error as { code?: unknown }).code;
-          resolve({ ok: false, tooLarge: code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER", exitCode: typeof code === "number" ? code : null });
-        },
-      );
+      execFile(this.#command, fullArgs, { cwd, env: run.env, encoding: "buffer", maxBuffer, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
+        if (!error) return resolve({ ok: true, stdout });
+        const code = (error as { code?: unknown }).code;
+        resolve({ ok: false, tooLarge: code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER", exitCode: typeof code === "number" ? code : null });
+      });
     });
   }
 }

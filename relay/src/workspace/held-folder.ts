@@ -36,11 +36,7 @@ export type HeldFolder = {
 };
 
 /** True where `/proc/self/fd/<fd>/<name>` pins the folder (Linux with /proc). */
-export const FOLDERS_PINNED =
-  process.platform === "linux" &&
-  existsSync("/proc/self/fd") &&
-  typeof constants.O_DIRECTORY === "number" &&
-  typeof constants.O_NOFOLLOW === "number";
+export const FOLDERS_PINNED = process.platform === "linux" && existsSync("/proc/self/fd") && typeof constants.O_DIRECTORY === "number" && typeof constants.O_NOFOLLOW === "number";
 
 const FOLDER_FLAGS = FOLDERS_PINNED ? constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW : 0;
 const DELETED = " (deleted)";

@@ -34,14 +34,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   else gzip(text, { level: 6 }, done);
 }
 
-export function sendApiError(
-  response: ServerResponse,
-  status: number,
-  code: WorkspaceErrorCode,
-  message: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): void {
+export function sendApiError(response: ServerResponse, status: number, code: WorkspaceErrorCode, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
   sendJson(response, status, { ...extra, error: { code, message } }, headers);
 }
 

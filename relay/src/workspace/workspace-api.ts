@@ -62,10 +62,7 @@ export function createWorkspaceApi(deps: {
         },
       ],
     ],
-    [
-      WORKSPACE_API_PATHS.create,
-      [{ method: "POST", bodyLimit: small, run: (_url, body) => files.create(body.path, body.type), changed: (body) => ({ action: "created", path: String(body.path) }) }],
-    ],
+    [WORKSPACE_API_PATHS.create, [{ method: "POST", bodyLimit: small, run: (_url, body) => files.create(body.path, body.type), changed: (body) => ({ action: "created", path: String(body.path) }) }]],
     [
       WORKSPACE_API_PATHS.rename,
       [

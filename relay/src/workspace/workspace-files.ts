@@ -6,15 +6,7 @@
 // folder WorkspacePaths.changeAt checked and holds open.
 import { lstat, mkdir, realpath, rename, rmdir, unlink } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import {
-  WORKSPACE_LIMITS,
-  type CreateEntryResponse,
-  type DeleteEntryResponse,
-  type FileContentResponse,
-  type FileTreeResponse,
-  type RenameEntryResponse,
-  type SaveFileResponse,
-} from "@pier/protocol";
+import { WORKSPACE_LIMITS, type CreateEntryResponse, type DeleteEntryResponse, type FileContentResponse, type FileTreeResponse, type RenameEntryResponse, type SaveFileResponse } from "@pier/protocol";
 import type { FileHandle } from "node:fs/promises";
 import { createEmptyFile, writeFileAtomic } from "./atomic-write.ts";
 import { replaceIfUnchanged } from "./checked-replace.ts";
@@ -94,48 +86,52 @@ export class WorkspaceFiles {
     if (baseVersion !== null && typeof baseVersion !== "string") {
       throw badRequest(`"baseVersion" must be the version the edit started from, or null to create the file.`);
     }
-    return this.#exclusive(() => this.paths.changeAt(rel, async (target) => {
-      const bytes = Buffer.from(content, "utf8");
-      const beforeReplace = this.#beforeReplace === null ? undefined : () => this.#beforeReplace!(rel);
-      if (baseVersion === null) {
-        // A new file: linked into place only if nothing is there by then (atomic-write.ts).
-        const current = await this.#currentFile(target, rel);
-        if (current !== null) throw conflict(rel, current, "exists");
-        await beforeReplace?.();
-        try {
-          await writeFileAtomic(target.folder, target.name, bytes, null);
-        } catch (error) {
-          if (errnoCode(error) === "EEXIST") throw conflict(rel, await this.#currentFile(target, rel), "exists");
-          throw fromFsError(error, rel);
+    return this.#exclusive(() =>
+      this.paths.changeAt(rel, async (target) => {
+        const bytes = Buffer.from(content, "utf8");
+        const beforeReplace = this.#beforeReplace === null ? undefined : () => this.#beforeReplace!(rel);
+        if (baseVersion === null) {
+          // A new file: linked into place only if nothing is there by then (atomic-write.ts).
+          const current = await this.#currentFile(target, rel);
+          if (current !== null) throw conflict(rel, current, "exists");
+          await beforeReplace?.();
+          try {
+            await writeFileAtomic(target.folder, target.name, bytes, null);
+          } catch (error) {
+            if (errnoCode(error) === "EEXIST") throw conflict(rel, await this.#currentFile(target, rel), "exists");
+            throw fromFsError(error, rel);
+          }
+          return { version: versionOf(bytes) };
         }
+        // Compared with the content hash of the very file that gets replaced, up to the moment it is (checked-replace.ts).
+        const outcome = await this.#withCurrentFile(target, rel, async (current, handle) => {
+          if (current === null || handle === null || current.version !== baseVersion) throw conflict(rel, current, "before");
+          try {
+            return await replaceIfUnchanged(target.folder, target.name, bytes, handle, baseVersion, { mode: current.mode, uid: current.uid, gid: current.gid }, beforeReplace);
+          } catch (error) {
+            throw fromFsError(error, rel);
+          }
+        });
+        if (outcome === "changed") throw conflict(rel, await this.#currentFile(target, rel), "during");
         return { version: versionOf(bytes) };
-      }
-      // Compared with the content hash of the very file that gets replaced, up to the moment it is (checked-replace.ts).
-      const outcome = await this.#withCurrentFile(target, rel, async (current, handle) => {
-        if (current === null || handle === null || current.version !== baseVersion) throw conflict(rel, current, "before");
-        try {
-          return await replaceIfUnchanged(target.folder, target.name, bytes, handle, baseVersion, { mode: current.mode, uid: current.uid, gid: current.gid }, beforeReplace);
-        } catch (error) {
-          throw fromFsError(error, rel);
-        }
-      });
-      if (outcome === "changed") throw conflict(rel, await this.#currentFile(target, rel), "during");
-      return { version: versionOf(bytes) };
-    }));
+      }),
+    );
   }
 
   async create(pathInput: unknown, type: unknown): Promise<CreateEntryResponse> {
     const rel = validatePath(pathInput);
     if (type !== "file" && type !== "dir") throw badRequest(`"type" must be "file" or "dir".`);
-    return this.#exclusive(() => this.paths.changeAt(rel, async (target) => {
-      try {
-        if (type === "file") await createEmptyFile(target.at);
-        else await mkdir(target.at);
-      } catch (error) {
-        throw fromFsError(error, rel);
-      }
-      return { path: rel, type, version: type === "file" ? EMPTY_VERSION : null };
-    }));
+    return this.#exclusive(() =>
+      this.paths.changeAt(rel, async (target) => {
+        try {
+          if (type === "file") await createEmptyFile(target.at);
+          else await mkdir(target.at);
+        } catch (error) {
+          throw fromFsError(error, rel);
+        }
+        return { path: rel, type, version: type === "file" ? EMPTY_VERSION : null };
+      }),
+    );
   }
 
   async rename(fromInput: unknown, toInput: unknown): Promise<RenameEntryResponse> {
@@ -143,9 +139,7 @@ export class WorkspaceFiles {
     const to = validatePath(toInput, "to");
     if (from === to) throw badRequest(`"from" and "to" are the same path.`);
     // Both parents held: the rename is between those two folders.
-    return this.#exclusive(() =>
-      this.paths.changeAt(from, (source) => this.paths.changeAt(to, (target) => this.#move(source, target, from, to))),
-    );
+    return this.#exclusive(() => this.paths.changeAt(from, (source) => this.paths.changeAt(to, (target) => this.#move(source, target, from, to))));
   }
 
   async #move(source: ChangeTarget, target: ChangeTarget, from: string, to: string): Promise<RenameEntryResponse> {
@@ -169,21 +163,23 @@ export class WorkspaceFiles {
   async delete(pathInput: unknown, recursive: unknown): Promise<DeleteEntryResponse> {
     const rel = validatePath(pathInput);
     if (recursive !== undefined && typeof recursive !== "boolean") throw badRequest(`"recursive" must be true or false.`);
-    return this.#exclusive(() => this.paths.changeAt(rel, async (target) => {
-      try {
-        const info = await lstat(target.at);
-        if (!info.isDirectory()) await unlink(target.at);
-        else if (recursive !== true) await rmdir(target.at);
-        else await removeEntry(target.folder, target.name, (folder) => this.paths.checkFolder(folder, target.rootReal, rel));
-      } catch (error) {
-        if (recursive === true && errnoCode(error) === "ENOTEMPTY") {
-          const message = `${JSON.stringify(rel)} kept changing while it was being deleted (something is writing into it); part of it may be gone.`;
-          throw new WorkspaceError(409, "not_empty", message);
+    return this.#exclusive(() =>
+      this.paths.changeAt(rel, async (target) => {
+        try {
+          const info = await lstat(target.at);
+          if (!info.isDirectory()) await unlink(target.at);
+          else if (recursive !== true) await rmdir(target.at);
+          else await removeEntry(target.folder, target.name, (folder) => this.paths.checkFolder(folder, target.rootReal, rel));
+        } catch (error) {
+          if (recursive === true && errnoCode(error) === "ENOTEMPTY") {
+            const message = `${JSON.stringify(rel)} kept changing while it was being deleted (something is writing into it); part of it may be gone.`;
+            throw new WorkspaceError(409, "not_empty", message);
+          }
+          throw fromFsError(error, rel);
         }
-        throw fromFsError(error, rel);
-      }
-      return { path: rel };
-    }));
+        return { path: rel };
+      }),
+    );
   }
 
   /** The file about to be replaced, or null if there is none; refuses links, special files and hard-linked files. */

@@ -15,11 +15,7 @@ export function compareNames(a: string, b: string): number {
 
 type Candidate = { name: string; rel: string; type: WorkspaceEntry["type"] };
 
-export async function listTree(
-  rootReal: string,
-  rules: GitignoreRules,
-  maxEntries: number,
-): Promise<{ entries: WorkspaceEntry[]; truncated: boolean }> {
+export async function listTree(rootReal: string, rules: GitignoreRules, maxEntries: number): Promise<{ entries: WorkspaceEntry[]; truncated: boolean }> {
   const entries: WorkspaceEntry[] = [];
   let truncated = false;
 
@@ -40,7 +36,7 @@ export async function listTree(
       if (await rules.isIgnoredEntry(rel, type === "dir")) continue;
       candidates.push({ name, rel, type });
     }
-    candidates.sort((a, b) => (a.type === "dir") === (b.type === "dir") ? compareNames(a.name, b.name) : a.type === "dir" ? -1 : 1);
+    candidates.sort((a, b) => ((a.type === "dir") === (b.type === "dir") ? compareNames(a.name, b.name) : a.type === "dir" ? -1 : 1));
     const sizes = await Promise.all(
       candidates.map(async (candidate) => {
         if (candidate.type !== "file") return 0;

@@ -21,10 +21,23 @@ const scenario: Scenario = {
         },
       ],
     },
-    { when: { text: "usage" }, turns: [{ steps: [{ kind: "text", text: "hi" }, { kind: "usage", promptTokens: 7, completionTokens: 3, reasoningTokens: 1 }, { kind: "finish", reason: "length" }] }] },
+    {
+      when: { text: "usage" },
+      turns: [
+        {
+          steps: [
+            { kind: "text", text: "hi" },
+            { kind: "usage", promptTokens: 7, completionTokens: 3, reasoningTokens: 1 },
+            { kind: "finish", reason: "length" },
+          ],
+        },
+      ],
+    },
     {
       when: { text: "overloaded" },
-      turns: [{ failFirst: [[{ kind: "httpError", status: 529, message: "Overloaded", errorType: "overloaded_error", headers: { "retry-after-ms": "10" } }]], steps: [{ kind: "text", text: "back" }] }],
+      turns: [
+        { failFirst: [[{ kind: "httpError", status: 529, message: "Overloaded", errorType: "overloaded_error", headers: { "retry-after-ms": "10" } }]], steps: [{ kind: "text", text: "back" }] },
+      ],
     },
     { when: { text: "cut" }, turns: [{ steps: [{ kind: "text", text: "partial" }, { kind: "cut" }] }] },
     { when: { text: "hang" }, turns: [{ steps: [{ kind: "text", text: "wait" }, { kind: "hang" }] }] },
@@ -155,7 +168,7 @@ describe("startModelServer", () => {
     })();
     await expect(read).rejects.toThrow(/terminated/);
     expect(received).toContain("part");
-    expect(received).not.toContain("finish_reason\":\"");
+    expect(received).not.toContain('finish_reason":"');
     expect(received).not.toContain("[DONE]");
   });
 
@@ -178,9 +191,7 @@ describe("startModelServer", () => {
   it("answers an unmatched prompt with the built-in fallback", async () => {
     const { url } = await start();
     const body = await (await chat(url, "what is this?")).text();
-    const text = (events(body).slice(0, -1) as Chunk[])
-      .flatMap((chunk) => chunk.choices.map((c) => c.delta.content ?? ""))
-      .join("");
+    const text = (events(body).slice(0, -1) as Chunk[]).flatMap((chunk) => chunk.choices.map((c) => c.delta.content ?? "")).join("");
     expect(text).toBe("The scripted model has no reply for “what is this?”.");
   });
 
@@ -212,7 +223,7 @@ describe("startModelServer", () => {
     await new Promise<void>((resolve) => {
       const req = httpRequest(`${url}/chat/completions`, { method: "POST", headers: { "content-length": "1000" } });
       req.on("error", () => resolve());
-      req.write("{\"messages\":");
+      req.write('{"messages":');
       setTimeout(() => req.destroy(), 20);
     });
     expect((await chat(url, "usage")).status).toBe(200);

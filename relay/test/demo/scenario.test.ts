@@ -20,24 +20,23 @@ describe("validateScenario", () => {
     expect(() => validateScenario(withSteps([{ kind: "text", text: "ok" }, { kind: "txt" }]), "bad.json")).toThrow(
       /^bad\.json: scenario\.rules\[0\]\.turns\[0\]\.steps\[1\]\.kind: unknown step kind "txt"/,
     );
-    expect(() => validateScenario(withSteps([{ kind: "toolCall", name: "read", arguments: "x" }]))).toThrow(
-      /steps\[0\]\.arguments: must be an object/,
-    );
+    expect(() => validateScenario(withSteps([{ kind: "toolCall", name: "read", arguments: "x" }]))).toThrow(/steps\[0\]\.arguments: must be an object/);
     expect(() => validateScenario({ rules: [] })).toThrow(/scenario\.name: must be a string/);
     expect(() => validateScenario([])).toThrow(ScenarioError);
   });
 
   it("rejects an httpError mixed with other steps, a bad status, a bad regex and empty lists", () => {
     expect(() =>
-      validateScenario(withSteps([{ kind: "text", text: "a" }, { kind: "httpError", status: 529, message: "x" }])),
+      validateScenario(
+        withSteps([
+          { kind: "text", text: "a" },
+          { kind: "httpError", status: 529, message: "x" },
+        ]),
+      ),
     ).toThrow(/steps\[1\]: an httpError step must be the only step/);
     expect(() => validateScenario(withSteps([{ kind: "httpError", status: 200, message: "x" }]))).toThrow(/status/);
-    expect(() => validateScenario({ name: "t", rules: [{ when: { regex: "(" }, turns: [{ steps: [{ kind: "cut" }] }] }] })).toThrow(
-      /when\.regex: invalid regular expression/,
-    );
-    expect(() => validateScenario({ name: "t", rules: [{ when: { typo: 1 }, turns: [{ steps: [{ kind: "cut" }] }] }] })).toThrow(
-      /when\.typo: unknown condition/,
-    );
+    expect(() => validateScenario({ name: "t", rules: [{ when: { regex: "(" }, turns: [{ steps: [{ kind: "cut" }] }] }] })).toThrow(/when\.regex: invalid regular expression/);
+    expect(() => validateScenario({ name: "t", rules: [{ when: { typo: 1 }, turns: [{ steps: [{ kind: "cut" }] }] }] })).toThrow(/when\.typo: unknown condition/);
     expect(() => validateScenario(withSteps([]))).toThrow(/steps: must be a non-empty array/);
     expect(() => validateScenario({ name: "t", rules: [{ when: {}, turns: [] }] })).toThrow(/turns: must be a non-empty array/);
   });

@@ -85,7 +85,10 @@ describe("the board across restarts", () => {
     // What pier wrote is its user's alone.
     const boards = join(stateHome, "pier", "boards");
     await expect.poll(() => readdirSync(boards).filter((name) => name.endsWith(".json")).length).toBe(1);
-    const file = join(boards, readdirSync(boards).find((name) => name.endsWith(".json"))!);
+    const file = join(
+      boards,
+      readdirSync(boards).find((name) => name.endsWith(".json"))!,
+    );
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(boards).mode & 0o777).toBe(0o700);
     // The session file pi had open is remembered once pi said which (get_state after the run).
@@ -140,7 +143,10 @@ describe("the board across restarts", () => {
 
   it("sets aside a board file pier did not write and starts empty", async () => {
     const boards = join(stateHome, "pier", "boards");
-    const file = join(boards, readdirSync(boards).find((name) => name.endsWith(".json"))!);
+    const file = join(
+      boards,
+      readdirSync(boards).find((name) => name.endsWith(".json"))!,
+    );
     writeFileSync(file, JSON.stringify({ version: 1, folder: "/x", pid: 1, agents: [{ id: "2", cwd: "relative", sessionFile: null, createdAt: 0, worktree: null }] }));
     const fourth = await startOn(stateHome, home);
     expect((await cards(fourth)).map((card) => card.id)).toEqual(["1"]);

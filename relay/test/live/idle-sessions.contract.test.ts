@@ -60,10 +60,14 @@ describe("idle live sessions", () => {
     // A prompt from the board wakes it on the same session: pi remembers the first prompt.
     const prompted = await httpJson(pier, "POST", LIVE_API_PATHS.prompt, { body: { id, message: "what was the word?" } });
     expect(prompted.status).toBe(200);
-    await until(async () => {
-      const c = await card(pier, id);
-      return c?.state === "done" && !c.asleep;
-    }, "the woken run to finish", 30_000);
+    await until(
+      async () => {
+        const c = await card(pier, id);
+        return c?.state === "done" && !c.asleep;
+      },
+      "the woken run to finish",
+      30_000,
+    );
     const again = await connectBrowser(pier, { path: `/live/${id}/ws` });
     const askId = commandId("idle");
     again.send({ type: "get_messages", id: askId });

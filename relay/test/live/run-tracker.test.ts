@@ -58,7 +58,10 @@ describe("RunTracker", () => {
     run.stdout(line({ type: "extension_ui_request", id: "t1", method: "confirm", title: "Quick?", timeout: 2_000 }));
     tick(500);
     run.stdout(line({ type: "extension_ui_request", id: "e1", method: "editor", title: "Write" }));
-    expect(run.waitingDialogs).toEqual([{ id: "t1", since: 1_000 }, { id: "e1", since: 1_500 }]);
+    expect(run.waitingDialogs).toEqual([
+      { id: "t1", since: 1_000 },
+      { id: "e1", since: 1_500 },
+    ]);
     tick(1_600);
     expect(run.waitingDialogs).toEqual([{ id: "e1", since: 1_500 }]);
     expect(run.summary.question?.id).toBe("e1");

@@ -33,7 +33,10 @@ describe("workspaces", () => {
     writeFileSync(join(c, "keep.txt"), "mine\n");
     const stateHome = temp("pier-state-");
     const pier = await start(["--cwd", a, "--cwd", b], stateHome);
-    expect((await list(pier)).map((w) => [w.path, w.given])).toEqual([[a, true], [b, true]]);
+    expect((await list(pier)).map((w) => [w.path, w.given])).toEqual([
+      [a, true],
+      [b, true],
+    ]);
 
     expect((await httpJson(pier, "POST", WORKSPACES_API_PATHS.list, { body: { path: join(c, "nope") } })).json.error.message).toContain("does not exist");
     expect((await httpJson(pier, "POST", WORKSPACES_API_PATHS.list, { body: { path: join(c, "keep.txt") } })).json.error.message).toContain("is a file");
@@ -43,7 +46,11 @@ describe("workspaces", () => {
     expect(added.json.workspaces.map((w: WorkspaceInfo) => w.path)).toEqual([a, b, c]);
     // Remembered in pier's own state folder, not in any workspace.
     const stateFile = join(stateHome, "pier", "workspaces.json");
-    expect(JSON.parse(readFileSync(stateFile, "utf8")).workspaces.map((w: { path: string }) => w.path).sort()).toEqual([a, b, c].sort());
+    expect(
+      JSON.parse(readFileSync(stateFile, "utf8"))
+        .workspaces.map((w: { path: string }) => w.path)
+        .sort(),
+    ).toEqual([a, b, c].sort());
     for (const dir of [a, b, c]) expect(readdirSync(dir).filter((name) => name !== "keep.txt")).toEqual([]);
 
     await pier.stop();

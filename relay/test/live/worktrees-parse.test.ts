@@ -50,7 +50,8 @@ describe("git diff -z readers", () => {
 describe("git merge-tree --write-tree --name-only -z", () => {
   it("reads the conflicted paths up to the empty field, not git's messages after it", () => {
     // Captured: both sides changed line 2 of f.txt.
-    const output = "4c96acd794570a6d59de488cfcead64fe356ca06\0f.txt\0\0" + "1\0f.txt\0Auto-merging\0Auto-merging f.txt\n\0" + "1\0f.txt\0CONFLICT (contents)\0CONFLICT (content): Merge conflict in f.txt\n\0";
+    const output =
+      "4c96acd794570a6d59de488cfcead64fe356ca06\0f.txt\0\0" + "1\0f.txt\0Auto-merging\0Auto-merging f.txt\n\0" + "1\0f.txt\0CONFLICT (contents)\0CONFLICT (content): Merge conflict in f.txt\n\0";
     expect(parseMergeTreeZ(output, true)).toEqual({ tree: "4c96acd794570a6d59de488cfcead64fe356ca06", conflicts: ["f.txt"] });
   });
 

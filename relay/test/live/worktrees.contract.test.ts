@@ -24,7 +24,9 @@ const made: string[] = [];
 
 /** git in `cwd`, with the test's own identity (never the machine's config). */
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, stdio: "pipe", env: { ...process.env, ...IDENTITY } }).toString("utf8").trim();
+  return execFileSync("git", args, { cwd, stdio: "pipe", env: { ...process.env, ...IDENTITY } })
+    .toString("utf8")
+    .trim();
 }
 
 function tempDir(prefix: string): string {
@@ -197,9 +199,7 @@ describe("agents on worktrees", () => {
     expect(conflict.status, conflict.text).toBe(409);
     expect(conflict.json.error.code).toBe("conflict");
     expect(conflict.json.error.message).toContain("f.txt");
-    expect(conflict.json.conflicts).toEqual([
-      { path: "f.txt", base: { content: "one\nperson's two\nthree\n", reason: null }, worktree: { content: "one\nagent's two\nthree\n", reason: null } },
-    ]);
+    expect(conflict.json.conflicts).toEqual([{ path: "f.txt", base: { content: "one\nperson's two\nthree\n", reason: null }, worktree: { content: "one\nagent's two\nthree\n", reason: null } }]);
     expect({ base: snapshot(repo), tree: snapshot(path) }).toEqual(before);
 
     const notFast = await httpJson(pier, "POST", LIVE_API_PATHS.merge, { body: { id, mode: "ff" } });

@@ -9,9 +9,7 @@ import { attemptUpgrade, connectBrowser, httpGet, startPier, type RunningPier } 
 const WEB_DIST = fileURLToPath(new URL("../../../web/dist", import.meta.url));
 const webBuilt = existsSync(`${WEB_DIST}/index.html`);
 /** Files just outside web/dist that a traversal would reach. */
-const OUTSIDE = ["../../../web/package.json", "../../../package.json", "../../package.json"].map((path) =>
-  readFileSync(fileURLToPath(new URL(path, import.meta.url)), "utf8"),
-);
+const OUTSIDE = ["../../../web/package.json", "../../../package.json", "../../package.json"].map((path) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), "utf8"));
 
 describe("access control", () => {
   let pier: RunningPier;

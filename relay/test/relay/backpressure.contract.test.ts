@@ -74,90 +74,78 @@ afterEach(async () => {
 });
 
 describe("a browser that stops reading", () => {
-  it(
-    "is waited for when it is the only one: after a pause longer than the stall detection it still gets every byte",
-    async () => {
-      // The default replay (8 MiB) is far smaller than the flood: being given up on would mean 4008.
-      pier = await startPier(["--demo"]);
-      const lone = await connectBrowser(pier);
-      const seen = watch(lone);
-      const flooding = flood(lone);
-      await lone.waitUntil(() => seen.bytes() > 2_000_000, "2 MB of the flood", 90_000);
-      lone.ws.pause();
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      lone.ws.resume();
-      await flooding;
-      expect(pier.process.exitCode).toBeNull();
-      const id = commandId("state");
-      lone.send({ type: "get_state", id });
-      expect(await lone.waitForRecord((record) => record.id === id)).toMatchObject({ success: true });
-      await lone.close();
-    },
-    180_000,
-  );
+  it("is waited for when it is the only one: after a pause longer than the stall detection it still gets every byte", async () => {
+    // The default replay (8 MiB) is far smaller than the flood: being given up on would mean 4008.
+    pier = await startPier(["--demo"]);
+    const lone = await connectBrowser(pier);
+    const seen = watch(lone);
+    const flooding = flood(lone);
+    await lone.waitUntil(() => seen.bytes() > 2_000_000, "2 MB of the flood", 90_000);
+    lone.ws.pause();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    lone.ws.resume();
+    await flooding;
+    expect(pier.process.exitCode).toBeNull();
+    const id = commandId("state");
+    lone.send({ type: "get_state", id });
+    expect(await lone.waitForRecord((record) => record.id === id)).toMatchObject({ success: true });
+    await lone.close();
+  }, 180_000);
 
-  it(
-    "costs the others no long wait, and when it reads again catches up from the replay to the very same bytes",
-    async () => {
-      // A replay larger than the whole flood: the stalled browser's place is never dropped.
-      pier = await startPier(["--demo", "--replay-bytes", String(64 * 1024 * 1024)]);
-      const stalled = await connectBrowser(pier);
-      stalled.ws.pause();
-      const healthy = await connectBrowser(pier);
-      const seen = watch(healthy);
+  it("costs the others no long wait, and when it reads again catches up from the replay to the very same bytes", async () => {
+    // A replay larger than the whole flood: the stalled browser's place is never dropped.
+    pier = await startPier(["--demo", "--replay-bytes", String(64 * 1024 * 1024)]);
+    const stalled = await connectBrowser(pier);
+    stalled.ws.pause();
+    const healthy = await connectBrowser(pier);
+    const seen = watch(healthy);
 
-      await flood(healthy);
-      expect(seen.maxGapMs()).toBeLessThan(MAX_HEALTHY_GAP_MS);
-      expect(stalled.bytes().length).toBe(0);
+    await flood(healthy);
+    expect(seen.maxGapMs()).toBeLessThan(MAX_HEALTHY_GAP_MS);
+    expect(stalled.bytes().length).toBe(0);
 
-      stalled.ws.resume();
-      const [healthyStream, stalledStream] = await syncPoint(healthy, [healthy, stalled]);
-      expect(stalledStream!.length).toBe(healthyStream!.length);
-      expect(stalledStream!.equals(healthyStream!)).toBe(true);
-      expect(stalled.invalidLines).toEqual([]);
-      // It is a live browser again: still connected, and it gets what pi writes next.
-      const [after] = await syncPoint(stalled, [stalled]);
-      expect(after!.length).toBeGreaterThan(stalledStream!.length);
-      expect(pier.process.exitCode).toBeNull();
-      await Promise.all([healthy.close(), stalled.close()]);
-    },
-    180_000,
-  );
+    stalled.ws.resume();
+    const [healthyStream, stalledStream] = await syncPoint(healthy, [healthy, stalled]);
+    expect(stalledStream!.length).toBe(healthyStream!.length);
+    expect(stalledStream!.equals(healthyStream!)).toBe(true);
+    expect(stalled.invalidLines).toEqual([]);
+    // It is a live browser again: still connected, and it gets what pi writes next.
+    const [after] = await syncPoint(stalled, [stalled]);
+    expect(after!.length).toBeGreaterThan(stalledStream!.length);
+    expect(pier.process.exitCode).toBeNull();
+    await Promise.all([healthy.close(), stalled.close()]);
+  }, 180_000);
 
-  it(
-    "is closed with 4008 once the replay no longer holds its place, after a clean prefix, and can connect again",
-    async () => {
-      pier = await startPier(["--demo", "--replay-bytes", String(64 * 1024)]);
-      const stalled = await connectBrowser(pier);
-      stalled.ws.pause();
-      const healthy = await connectBrowser(pier);
-      const seen = watch(healthy);
+  it("is closed with 4008 once the replay no longer holds its place, after a clean prefix, and can connect again", async () => {
+    pier = await startPier(["--demo", "--replay-bytes", String(64 * 1024)]);
+    const stalled = await connectBrowser(pier);
+    stalled.ws.pause();
+    const healthy = await connectBrowser(pier);
+    const seen = watch(healthy);
 
-      const flooding = flood(healthy);
-      // Well past what the stalled browser's socket buffers and queue can hold,
-      // and past the stall detection: the relay has given up on it by now.
-      await healthy.waitUntil(() => seen.bytes() > 12_000_000, "12 MB of the flood on the healthy browser", 90_000);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      stalled.ws.resume();
-      const closed = await stalled.closed;
-      expect(closed).toEqual({ code: CLOSE_TOO_SLOW, reason: expect.stringMatching(/too slow/) });
-      await flooding;
-      expect(seen.maxGapMs()).toBeLessThan(MAX_HEALTHY_GAP_MS);
+    const flooding = flood(healthy);
+    // Well past what the stalled browser's socket buffers and queue can hold,
+    // and past the stall detection: the relay has given up on it by now.
+    await healthy.waitUntil(() => seen.bytes() > 12_000_000, "12 MB of the flood on the healthy browser", 90_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    stalled.ws.resume();
+    const closed = await stalled.closed;
+    expect(closed).toEqual({ code: CLOSE_TOO_SLOW, reason: expect.stringMatching(/too slow/) });
+    await flooding;
+    expect(seen.maxGapMs()).toBeLessThan(MAX_HEALTHY_GAP_MS);
 
-      // What it got before the close is exactly the start of what the healthy one got.
-      const got = stalled.bytes();
-      expect(got.length).toBeGreaterThan(0);
-      expect(healthy.bytes().subarray(0, got.length).equals(got)).toBe(true);
+    // What it got before the close is exactly the start of what the healthy one got.
+    const got = stalled.bytes();
+    expect(got.length).toBeGreaterThan(0);
+    expect(healthy.bytes().subarray(0, got.length).equals(got)).toBe(true);
 
-      // Its page reconnects and rebuilds from the (truncated) replay; pi answers it.
-      const again = await connectBrowser(pier);
-      expect(again.hello.replay.truncated).toBe(true);
-      expect(again.invalidLines).toEqual([]);
-      const id = commandId("state");
-      again.send({ type: "get_state", id });
-      expect(await again.waitForRecord((record) => record.id === id)).toMatchObject({ success: true });
-      await Promise.all([healthy.close(), again.close()]);
-    },
-    180_000,
-  );
+    // Its page reconnects and rebuilds from the (truncated) replay; pi answers it.
+    const again = await connectBrowser(pier);
+    expect(again.hello.replay.truncated).toBe(true);
+    expect(again.invalidLines).toEqual([]);
+    const id = commandId("state");
+    again.send({ type: "get_state", id });
+    expect(await again.waitForRecord((record) => record.id === id)).toMatchObject({ success: true });
+    await Promise.all([healthy.close(), again.close()]);
+  }, 180_000);
 });

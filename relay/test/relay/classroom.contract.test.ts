@@ -83,7 +83,10 @@ describe("a classroom on one viewer link", () => {
     const expected = throughSettled(driver);
     expect(expected.find((record) => record.type === "response" && record.id === promptId)).toMatchObject({ success: true });
     // The abort never reached pi: the whole answer streamed.
-    const text = expected.filter(isTextDelta).map((record) => record.assistantMessageEvent.delta as string).join("");
+    const text = expected
+      .filter(isTextDelta)
+      .map((record) => record.assistantMessageEvent.delta as string)
+      .join("");
     expect(text).toBe(ANSWER);
     expect(expected.some((record) => record.type === "response" && record.id === abortId)).toBe(false);
     for (const [i, viewer] of viewers.entries()) {

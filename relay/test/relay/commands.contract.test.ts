@@ -155,8 +155,7 @@ describe("a pi that cannot be started", () => {
 
   it("reports the spawn error and refuses commands with pi_not_running", async () => {
     const browser = await connectBrowser(pier);
-    const child =
-      browser.hello.child.state === "exited" ? browser.hello.child : (await browser.waitForFrame("child_exited")).child;
+    const child = browser.hello.child.state === "exited" ? browser.hello.child : (await browser.waitForFrame("child_exited")).child;
     expect(child.state).toBe("exited");
     expect(child.state === "exited" && child.error).toMatch(/ENOENT/);
 

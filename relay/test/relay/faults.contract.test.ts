@@ -14,8 +14,7 @@ import { attemptUpgrade, commandId, connectBrowser, exchangeToken, startPier, ty
 
 const LONG_STREAM = fileURLToPath(new URL("./fixtures/long-stream.json", import.meta.url));
 
-const textDeltas = (browser: Browser) =>
-  browser.records.filter((record) => record.type === "message_update" && record.assistantMessageEvent?.type === "text_delta").length;
+const textDeltas = (browser: Browser) => browser.records.filter((record) => record.type === "message_update" && record.assistantMessageEvent?.type === "text_delta").length;
 
 async function ask(browser: Browser, command: Record<string, unknown>): Promise<PiRecord> {
   const id = commandId("fault");

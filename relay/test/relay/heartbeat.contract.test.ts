@@ -39,10 +39,7 @@ describe("heartbeat", () => {
     // 1006: cut off, no closing handshake (there is nobody to shake hands with).
     expect(closed!.code).toBe(1006);
     expect(Date.now() - openedAt).toBeLessThan(2 * HEARTBEAT_MS + 1000);
-    await staying.waitUntil(
-      () => staying.frames.some((f: RelayFrame) => f.type === "presence" && f.event === "left" && f.clientId === gone.hello.clientId),
-      "the others are told it left",
-    );
+    await staying.waitUntil(() => staying.frames.some((f: RelayFrame) => f.type === "presence" && f.event === "left" && f.clientId === gone.hello.clientId), "the others are told it left");
   });
 
   it("keeps a quiet browser that answers, and sends it a keepalive at least every interval", async () => {

@@ -203,7 +203,10 @@ describe("a revoked driver stops at once", () => {
     const close = await victim.until(() => victim.frames.find((f) => f.opcode === 0x8), "the close frame");
     expect(close.payload.readUInt16BE(0)).toBe(CLOSE_REVOKED);
     await owner.waitUntil(() => owner.frames.some((f) => f.type === "links" && f.links.some((l) => l.id === link.linkId && l.revoked)), "the revoked link listed");
-    const linksBefore = owner.frames.filter((f): f is Frame<"links"> => f.type === "links").at(-1)!.links.map((l) => l.id);
+    const linksBefore = owner.frames
+      .filter((f): f is Frame<"links"> => f.type === "links")
+      .at(-1)!
+      .links.map((l) => l.id);
     // The relay has said goodbye; a hand-made client does not answer the close and keeps sending.
     const marker = join(dir, "ran-after-revoke");
     const id = commandId("revoked");

@@ -104,11 +104,7 @@ describe("a read's answer goes to its asker alone", () => {
     await responseTo(driver, ask);
     const answerMs = performance.now() - started;
     // Every one of the 1,000 is answered or refused.
-    await viewer.waitUntil(
-      () => refusals(viewer).length - refusedBefore + responses(viewer, (r) => flood.includes(r.id)).length === flood.length,
-      "every read answered or refused",
-      60_000,
-    );
+    await viewer.waitUntil(() => refusals(viewer).length - refusedBefore + responses(viewer, (r) => flood.includes(r.id)).length === flood.length, "every read answered or refused", 60_000);
     const refused = refusals(viewer).length - refusedBefore;
     const after = piMemory(pid);
     console.log(
@@ -118,7 +114,11 @@ describe("a read's answer goes to its asker alone", () => {
     expect(refused).toBeGreaterThanOrEqual(900);
     for (const frame of refusals(viewer).slice(refusedBefore)) expect(flood).toContain(frame.command?.id);
     // Only the driver's own answer reached it.
-    expect(responses(driver).slice(driverResponsesBefore).map((r) => r.id)).toEqual([ask]);
+    expect(
+      responses(driver)
+        .slice(driverResponsesBefore)
+        .map((r) => r.id),
+    ).toEqual([ask]);
   });
 
   it("an id taken from the driver's command cannot take the driver's answer", async () => {

@@ -25,8 +25,7 @@ import { commandId, connectBrowser, exchangeToken, startPier, type Browser, type
 import { networkWarning } from "../../src/network-warning.ts";
 
 /** pier's stderr line for a non-loopback --host (relay/src/cli.ts), after its "pier: " prefix. */
-const hostWarning = (host: string) =>
-  `pier: WARNING: listening on ${host}, not loopback. Anyone who can reach this address and obtains the URL can run shell commands as you through pi.`;
+const hostWarning = (host: string) => `pier: WARNING: listening on ${host}, not loopback. Anyone who can reach this address and obtains the URL can run shell commands as you through pi.`;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -162,15 +161,24 @@ async function startThrowawaySshd(tools: Ssh, keyOptions: string): Promise<Throw
             tools.ssh,
             [
               // No user config, no agent, no host key prompts: a clean client with no stdin.
-              "-F", "/dev/null",
-              "-p", String(port),
-              "-i", join(dir, "guest_key"),
-              "-o", "IdentitiesOnly=yes",
-              "-o", "IdentityAgent=none",
-              "-o", "BatchMode=yes",
-              "-o", "StrictHostKeyChecking=no",
-              "-o", "UserKnownHostsFile=/dev/null",
-              "-o", "LogLevel=ERROR",
+              "-F",
+              "/dev/null",
+              "-p",
+              String(port),
+              "-i",
+              join(dir, "guest_key"),
+              "-o",
+              "IdentitiesOnly=yes",
+              "-o",
+              "IdentityAgent=none",
+              "-o",
+              "BatchMode=yes",
+              "-o",
+              "StrictHostKeyChecking=no",
+              "-o",
+              "UserKnownHostsFile=/dev/null",
+              "-o",
+              "LogLevel=ERROR",
               ...options,
               `${user}@127.0.0.1`,
               ...command,

@@ -9,8 +9,7 @@ import { commandId, connectBrowser, startPier, type Browser, type RunningPier } 
 const LONG_STREAM = fileURLToPath(new URL("./fixtures/long-stream.json", import.meta.url));
 const REPLAY_LIMIT = 64 * 1024;
 
-const textDeltas = (browser: Browser) =>
-  browser.records.filter((record) => record.type === "message_update" && record.assistantMessageEvent?.type === "text_delta").length;
+const textDeltas = (browser: Browser) => browser.records.filter((record) => record.type === "message_update" && record.assistantMessageEvent?.type === "text_delta").length;
 
 /**
  * Has `browser` ask pi for its state and waits until every browser has the
@@ -83,8 +82,7 @@ describe("a browser that joins mid-answer (default replay bound)", () => {
     expect(a.invalidLines).toEqual([]);
     expect(b.invalidLines).toEqual([]);
     expect(a.records.find((record) => record.type === "response" && record.id === promptId)).toMatchObject({ success: true });
-    const finalText = (browser: Browser) =>
-      browser.records.findLast((record) => record.type === "message_end" && record.message?.role === "assistant")?.message.content;
+    const finalText = (browser: Browser) => browser.records.findLast((record) => record.type === "message_end" && record.message?.role === "assistant")?.message.content;
     expect(finalText(b)).toEqual(finalText(a));
     expect(textDeltas(b)).toBe(textDeltas(a));
 

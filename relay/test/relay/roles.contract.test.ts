@@ -66,7 +66,11 @@ describe("roles", () => {
     expect(driver.hello.you.role).toBe("driver");
     expect(viewer.hello.you).toMatchObject({ role: "viewer", name: "Viewer 1" });
     await driver.waitUntil(() => lastPresence(driver).length === 2, "presence with two people");
-    expect(lastPresence(driver).map((p) => p.role).sort()).toEqual(["driver", "viewer"]);
+    expect(
+      lastPresence(driver)
+        .map((p) => p.role)
+        .sort(),
+    ).toEqual(["driver", "viewer"]);
     // A viewer link opens for any number of browsers.
     const second = await connectBrowser(pier, { cookie: await exchangeToken(viewerLink.url, pier.port) });
     expect(second.hello.you.role).toBe("viewer");
@@ -188,7 +192,14 @@ describe("roles", () => {
     const again = await fetch(viewerLink.url, { redirect: "manual" });
     expect(again.status).toBe(401);
     expect(await again.text()).toMatch(/revoked/);
-    const links = await driver.waitUntil(() => driver.frames.filter((f): f is Frame<"links"> => f.type === "links").at(-1)?.links.find((l) => l.id === viewerLink.linkId && l.revoked), "the revoked link listed");
+    const links = await driver.waitUntil(
+      () =>
+        driver.frames
+          .filter((f): f is Frame<"links"> => f.type === "links")
+          .at(-1)
+          ?.links.find((l) => l.id === viewerLink.linkId && l.revoked),
+      "the revoked link listed",
+    );
     expect(links.uses).toBeGreaterThanOrEqual(3);
   });
 });

@@ -80,7 +80,10 @@ describe("session files swapped for links", () => {
       console.log(`session download race: ${tries} downloads, ${swaps} swaps, ${leaks} leaks; ${JSON.stringify(seen)}`);
     }
     expect(leaks, JSON.stringify(seen)).toBe(0);
-    expect(Object.keys(seen).every((key) => /^(200 the session|403 forbidden_path|404 (forbidden_path|not_found))$/.test(key)), JSON.stringify(seen)).toBe(true);
+    expect(
+      Object.keys(seen).every((key) => /^(200 the session|403 forbidden_path|404 (forbidden_path|not_found))$/.test(key)),
+      JSON.stringify(seen),
+    ).toBe(true);
     // The race was run: the swapper made the relay refuse at least once, and served the real file at least once.
     expect(tries).toBeGreaterThanOrEqual(50);
     expect(seen["200 the session"] ?? 0).toBeGreaterThan(0);

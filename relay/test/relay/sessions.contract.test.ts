@@ -38,13 +38,11 @@ async function prompt(browser: Browser, message: string): Promise<void> {
 
 async function userTexts(browser: Browser): Promise<string[]> {
   const messages = (await ask(browser, { type: "get_messages" })).data.messages as { role: string; content: unknown }[];
-  const text = (content: unknown) =>
-    typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((block) => block.text ?? "").join("");
+  const text = (content: unknown) => (typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((block) => block.text ?? "").join(""));
   return messages.filter((m) => m.role === "user").map((m) => text(m.content));
 }
 
-const list = async (pier: RunningPier, query = "") =>
-  (await httpJson(pier, "GET", `/api/sessions${query}`)).json as SessionListResponse;
+const list = async (pier: RunningPier, query = "") => (await httpJson(pier, "GET", `/api/sessions${query}`)).json as SessionListResponse;
 
 describe("sessions through the relay (demo pier)", () => {
   let pier: RunningPier;

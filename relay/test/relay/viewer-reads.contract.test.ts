@@ -100,7 +100,14 @@ describe("what a viewer may read", () => {
 
   it("a revoked viewer link reads nothing, secret or not", async () => {
     driver.send({ type: "pier.revoke_link", linkId: link.linkId });
-    await driver.waitUntil(() => driver.frames.filter((f): f is Frame<"links"> => f.type === "links").at(-1)?.links.find((l) => l.id === link.linkId && l.revoked), "the revoked link listed");
+    await driver.waitUntil(
+      () =>
+        driver.frames
+          .filter((f): f is Frame<"links"> => f.type === "links")
+          .at(-1)
+          ?.links.find((l) => l.id === link.linkId && l.revoked),
+      "the revoked link listed",
+    );
     for (const path of [".env", ".env.example", "notes.txt"]) expect((await read(path, viewerCookie)).status, path).toBe(401);
     expect((await httpJson(pier, "GET", `/api/git/head?path=.env`, { cookie: viewerCookie })).status).toBe(401);
   });

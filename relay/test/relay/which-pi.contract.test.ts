@@ -101,9 +101,7 @@ describe("asking pi --version", () => {
 
   it("gives up on a pi that does not answer in time, and says so", async () => {
     const bin = binWith("silent-bin", "exec sleep 30");
-    await expect(whichPi({ pi: null, bundledPi: false }, withPath(bin), { versionTimeoutMs: 500 })).rejects.toThrow(
-      /did not say which version it is \(pi --version: no answer within 0\.5 s\)/,
-    );
+    await expect(whichPi({ pi: null, bundledPi: false }, withPath(bin), { versionTimeoutMs: 500 })).rejects.toThrow(/did not say which version it is \(pi --version: no answer within 0\.5 s\)/);
   });
 
   it("runs a --pi whose version cannot be told as asked, with a warning (a missing file fails when pier spawns it, in the page)", async () => {

@@ -57,7 +57,13 @@ describe("workspace trust", () => {
   };
   const trustFrames = (browser: Browser) => browser.frames.filter((f): f is Frame<"workspace_trust"> => f.type === "workspace_trust");
   const nextTrust = (browser: Browser, seen: number, trusted: boolean) =>
-    browser.waitUntil(() => trustFrames(browser).slice(seen).find((f) => f.trust.trusted === trusted)?.trust, `workspace_trust ${trusted}`);
+    browser.waitUntil(
+      () =>
+        trustFrames(browser)
+          .slice(seen)
+          .find((f) => f.trust.trusted === trusted)?.trust,
+      `workspace_trust ${trusted}`,
+    );
   const makeLink = async (role: "driver" | "viewer") => {
     const before = driver.frames.filter((f) => f.type === "link_created").length;
     driver.send({ type: "pier.create_link", role });

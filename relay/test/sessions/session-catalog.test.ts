@@ -23,8 +23,7 @@ describe("SessionCatalog", () => {
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  const catalog = (options: { filterCwd?: boolean; dir?: string } = {}) =>
-    new SessionCatalog({ dir: options.dir ?? dir, cwd, filterCwd: options.filterCwd ?? false, persisted: true, log: () => {} });
+  const catalog = (options: { filterCwd?: boolean; dir?: string } = {}) => new SessionCatalog({ dir: options.dir ?? dir, cwd, filterCwd: options.filterCwd ?? false, persisted: true, log: () => {} });
 
   /** Writes a session file with its modification time `age` seconds in the past. */
   async function session(name: string, content: string, age: number): Promise<string> {
@@ -87,11 +86,7 @@ describe("SessionCatalog", () => {
   it("searches names, prompts and ids, case-insensitively, with paging over the matches", async () => {
     await session("1.jsonl", simple("Refactor the PARSER", { id: "id-one" }), 1);
     await session("2.jsonl", simple("write docs", { id: "id-two", name: "Parser docs" }), 2);
-    await session(
-      "3.jsonl",
-      lines(header({ cwd, id: "id-three" }), user("hello"), assistant("ok"), user("later:   the  parser again"), assistant("ok")),
-      3,
-    );
+    await session("3.jsonl", lines(header({ cwd, id: "id-three" }), user("hello"), assistant("ok"), user("later:   the  parser again"), assistant("ok")), 3);
     await session("4.jsonl", simple("unrelated", { id: "id-four" }), 4);
     await session("parser-notes.jsonl", "not a session\n", 5);
     const sessions = catalog();
@@ -190,16 +185,12 @@ describe("SessionCatalog", () => {
       expect(errorOf("")).toMatch(/empty/);
       expect(errorOf(join(dir, "missing.jsonl"))).toBe(`no session file at ${join(dir, "missing.jsonl")}`);
       expect(errorOf(join(dir, "..", "outside.jsonl"))).toBe(`${join(root, "outside.jsonl")} is outside this workspace's session folder ${dir}`);
-      expect(errorOf(join(dir, "link.jsonl"))).toBe(
-        `${join(dir, "link.jsonl")} is a symbolic link; Pier opens only session files stored in the session folder itself, never through a link`,
-      );
+      expect(errorOf(join(dir, "link.jsonl"))).toBe(`${join(dir, "link.jsonl")} is a symbolic link; Pier opens only session files stored in the session folder itself, never through a link`);
       expect(errorOf(join(dir, "folder.jsonl"))).toBe(`${join(dir, "folder.jsonl")} is a folder, not a session file`);
       expect(errorOf(join(dir, "notes.txt"))).toBe(`${join(dir, "notes.txt")} is not a session file: its name does not end in .jsonl`);
       expect(errorOf(join(dir, "plain.jsonl"))).toBe(`${join(dir, "plain.jsonl")} is not a pi session: its first line is not a session header`);
       expect(errorOf(join(dir, "empty.jsonl"))).toBe(`${join(dir, "empty.jsonl")} is empty, not a pi session`);
-      expect(errorOf(join(dir, "other.jsonl"))).toBe(
-        `${join(dir, "other.jsonl")} is a session of another folder (${join(root, "elsewhere")}), not of this workspace (${cwd})`,
-      );
+      expect(errorOf(join(dir, "other.jsonl"))).toBe(`${join(dir, "other.jsonl")} is a session of another folder (${join(root, "elsewhere")}), not of this workspace (${cwd})`);
       // Without pi's cwd filter, another folder's session is pi's business.
       expect(catalog().checkSwitchTarget(join(dir, "other.jsonl"))).toMatchObject({ ok: true });
       expect(catalog({ dir: join(root, "nope") }).checkSwitchTarget(join(dir, "s.jsonl")).ok).toBe(false);

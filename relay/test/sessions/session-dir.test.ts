@@ -27,8 +27,7 @@ describe("resolveSessionDir", () => {
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  const resolveWith = (piArgs: string[] = [], env: NodeJS.ProcessEnv = { PI_CODING_AGENT_DIR: agent }) =>
-    resolveSessionDir({ cwd: project, env, piArgs, homeDir: home });
+  const resolveWith = (piArgs: string[] = [], env: NodeJS.ProcessEnv = { PI_CODING_AGENT_DIR: agent }) => resolveSessionDir({ cwd: project, env, piArgs, homeDir: home });
   const globalSettings = (settings: unknown) => writeFile(join(agent, "settings.json"), typeof settings === "string" ? settings : JSON.stringify(settings));
   const projectSettings = async (settings: unknown) => {
     await mkdir(join(project, ".pi"), { recursive: true });

@@ -5,15 +5,7 @@ import { appendFile, chmod, mkdir, mkdtemp, open, rm, stat, truncate, writeFile 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  SUMMARY_LIMITS,
-  scanSessionFile,
-  toListItem,
-  type FileIdentity,
-  type ScanDepth,
-  type SessionFileReader,
-  type SessionScan,
-} from "../../src/sessions/session-summary.ts";
+import { SUMMARY_LIMITS, scanSessionFile, toListItem, type FileIdentity, type ScanDepth, type SessionFileReader, type SessionScan } from "../../src/sessions/session-summary.ts";
 import { assistant, countingReader, header, label, lines, sessionInfo, system, toolResult, user } from "./session-lines.ts";
 
 const CWD = "/work/project";
@@ -32,8 +24,7 @@ describe("scanSessionFile", () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  const scan = async (previous?: SessionScan, depth: ScanDepth = "full", reader?: SessionFileReader) =>
-    scanSessionFile(path, await identity(path), previous, depth, reader);
+  const scan = async (previous?: SessionScan, depth: ScanDepth = "full", reader?: SessionFileReader) => scanSessionFile(path, await identity(path), previous, depth, reader);
 
   it("summarizes a session: header facts, messages without the system prompt, first prompt, latest name, cost", async () => {
     await writeFile(
@@ -100,7 +91,7 @@ describe("scanSessionFile", () => {
       header({ cwd: CWD }),
       "",
       "this is not json",
-      "{\"type\":\"message\",\"message\":{\"role\":\"user\",\"content\":\"cut short by a cra",
+      '{"type":"message","message":{"role":"user","content":"cut short by a cra',
       user("line\u2028separated\u2029prompt"),
       "[1,2,3]",
       "null",
@@ -195,13 +186,7 @@ describe("scanSessionFile", () => {
     const huge = 5 * 1024 * 1024;
     await writeFile(
       path,
-      lines(
-        header({ cwd: CWD }),
-        user([{ type: "text", text: `Please read this log:\n${"L".repeat(huge)}` }]),
-        toolResult("y".repeat(huge)),
-        assistant(`${"z".repeat(huge)}`, 3),
-        toolResult("small"),
-      ),
+      lines(header({ cwd: CWD }), user([{ type: "text", text: `Please read this log:\n${"L".repeat(huge)}` }]), toolResult("y".repeat(huge)), assistant(`${"z".repeat(huge)}`, 3), toolResult("small")),
     );
     const result = await scan();
     expect(result.messageCount).toBe(4);

@@ -187,10 +187,7 @@ export function startPierReplay(file: string, options: StartPierOptions = {}): P
 }
 
 /** Runs pier to its end (for commands that refuse to start): exit status and output. */
-export function runPier(
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; piFromPath?: boolean } = {},
-): Promise<ExitStatus & { stdout: string; stderr: string }> {
+export function runPier(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; piFromPath?: boolean } = {}): Promise<ExitStatus & { stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [PIER_BIN, ...pierArgs(args, options.piFromPath)], { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -223,18 +220,10 @@ function collectLines(stream: NodeJS.ReadableStream, lines: string[], onLines: (
   });
 }
 
-function waitForUrlLine(
-  lineEvents: EventEmitter,
-  stdout: string[],
-  stderr: string[],
-  exited: Promise<ExitStatus>,
-  timeoutMs: number,
-  from = 0,
-): Promise<string> {
+function waitForUrlLine(lineEvents: EventEmitter, stdout: string[], stderr: string[], exited: Promise<ExitStatus>, timeoutMs: number, from = 0): Promise<string> {
   const find = () => stdout.slice(from).find((line) => /^http:\/\/\S+\/\?token=\S+$/.test(line));
   return new Promise((resolve, reject) => {
-    const describe = (what: string) =>
-      new Error(`pier ${what} before printing its URL.\nstdout:\n${stdout.join("\n")}\nstderr:\n${stderr.join("\n")}`);
+    const describe = (what: string) => new Error(`pier ${what} before printing its URL.\nstdout:\n${stdout.join("\n")}\nstderr:\n${stderr.join("\n")}`);
     const timer = setTimeout(() => finish(() => reject(describe(`printed nothing usable within ${timeoutMs} ms`))), timeoutMs);
     const onLine = () => {
       const url = find();
@@ -308,11 +297,7 @@ export type Browser = {
   invalidLines: string[];
   hello: Extract<RelayFrame, { type: "hello" }>;
   closed: Promise<{ code: number; reason: string }>;
-  waitForFrame<T extends RelayFrame["type"]>(
-    type: T,
-    predicate?: (frame: Extract<RelayFrame, { type: T }>) => boolean,
-    timeoutMs?: number,
-  ): Promise<Extract<RelayFrame, { type: T }>>;
+  waitForFrame<T extends RelayFrame["type"]>(type: T, predicate?: (frame: Extract<RelayFrame, { type: T }>) => boolean, timeoutMs?: number): Promise<Extract<RelayFrame, { type: T }>>;
   waitForRecord(predicate: (record: PiRecord) => boolean, timeoutMs?: number): Promise<PiRecord>;
   /** Resolves once `check` returns something other than undefined/false, re-checked on every message. */
   waitUntil<T>(check: () => T | undefined | false, description: string, timeoutMs?: number): Promise<T>;
@@ -406,12 +391,7 @@ export function connectBrowser(pier: RunningPier, options: ConnectOptions = {}):
     invalidLines,
     closed,
     waitUntil,
-    waitForFrame: (type, predicate, timeoutMs) =>
-      waitUntil(
-        () => frames.find((frame) => frame.type === type && (!predicate || predicate(frame as never))) as never,
-        `a "${type}" frame`,
-        timeoutMs,
-      ),
+    waitForFrame: (type, predicate, timeoutMs) => waitUntil(() => frames.find((frame) => frame.type === type && (!predicate || predicate(frame as never))) as never, `a "${type}" frame`, timeoutMs),
     waitForRecord: (predicate, timeoutMs) =>
       options.parseRecords === false
         ? Promise.reject(new Error("waitForRecord: this client was connected with parseRecords: false"))

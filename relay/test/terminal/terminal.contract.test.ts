@@ -100,7 +100,9 @@ async function makeLink(driver: Browser, role: "driver" | "viewer"): Promise<{ u
 }
 
 function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
   return Number(line.split(/\s+/)[1]) * 1024;
 }
 
@@ -143,10 +145,7 @@ describe("terminal", () => {
     term.ws.send("not json");
     term.ws.send(JSON.stringify({ type: "resize", cols: 0, rows: 9999 }));
     await new Promise<void>((resolve) => term.ws.on("message", () => term.frames.length >= 3 && resolve()));
-    expect(term.frames.filter((f) => f.type === "error").map((f) => (f as { message: string }).message)).toEqual([
-      expect.stringMatching(/must be JSON/),
-      expect.stringMatching(/whole numbers/),
-    ]);
+    expect(term.frames.filter((f) => f.type === "error").map((f) => (f as { message: string }).message)).toEqual([expect.stringMatching(/must be JSON/), expect.stringMatching(/whole numbers/)]);
     term.ws.close();
   });
 
@@ -270,7 +269,9 @@ describe("terminal", () => {
     expect(fastYs - 25_000_000).toBeGreaterThanOrEqual(0);
     expect(fastYs - 25_000_000).toBeLessThan(10);
     const growth = rssPeak - rssBefore;
-    console.log(`terminal flood: ${(fastBytes / 1e6).toFixed(1)} MB to the fast socket in ${seconds.toFixed(1)} s (longest wait ${longestGap} ms, after ${gapAt} bytes; the slow one cut off after ${slowCutAt}); relay RSS ${(rssBefore / 1e6).toFixed(0)} MB → peak ${(rssPeak / 1e6).toFixed(0)} MB (+${(growth / 1e6).toFixed(1)} MB)`);
+    console.log(
+      `terminal flood: ${(fastBytes / 1e6).toFixed(1)} MB to the fast socket in ${seconds.toFixed(1)} s (longest wait ${longestGap} ms, after ${gapAt} bytes; the slow one cut off after ${slowCutAt}); relay RSS ${(rssBefore / 1e6).toFixed(0)} MB → peak ${(rssPeak / 1e6).toFixed(0)} MB (+${(growth / 1e6).toFixed(1)} MB)`,
+    );
     expect(growth).toBeLessThan(30 * 1024 * 1024);
     expect(longestGap).toBeLessThan(5000);
     const cut = await slow.closed;

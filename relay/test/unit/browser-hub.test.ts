@@ -4,15 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WebSocket } from "ws";
 import type { RelayFrame } from "@pier/protocol";
-import {
-  BrowserHub,
-  CLOSE_TOO_SLOW,
-  HIGH_WATER,
-  IDLE_HOLD_LIMIT_MS,
-  MAX_BACKLOG,
-  STALL_DETECT_MS,
-  STALL_LIMIT_MS,
-} from "../../src/browser-hub.ts";
+import { BrowserHub, CLOSE_TOO_SLOW, HIGH_WATER, IDLE_HOLD_LIMIT_MS, MAX_BACKLOG, STALL_DETECT_MS, STALL_LIMIT_MS } from "../../src/browser-hub.ts";
 import { StdoutReplay } from "../../src/stdout-replay.ts";
 
 type Written = { kind: "text"; frame: RelayFrame } | { kind: "bytes"; bytes: Buffer };
@@ -40,9 +32,7 @@ class FakeSocket {
   read(count = Number.POSITIVE_INFINITY): void {
     for (let i = 0; i < count && this.queue.length > 0; i++) {
       const next = this.queue.shift()!;
-      this.written.push(
-        next.binary ? { kind: "bytes", bytes: Buffer.from(next.data) } : { kind: "text", frame: JSON.parse(next.data as string) as RelayFrame },
-      );
+      this.written.push(next.binary ? { kind: "bytes", bytes: Buffer.from(next.data) } : { kind: "text", frame: JSON.parse(next.data as string) as RelayFrame });
       next.done();
     }
   }

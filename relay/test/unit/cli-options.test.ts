@@ -8,10 +8,7 @@ describe("parseCliOptions", () => {
   });
 
   it("reads every option and passes what follows -- to pi", () => {
-    const options = parseCliOptions(
-      ["--cwd", "sub", "--port", "8080", "--host", "0.0.0.0", "--demo", "--open", "--pi", "bin/pi", "--no-demo-fallback", "--", "--model", "x", "--demo"],
-      "/base",
-    );
+    const options = parseCliOptions(["--cwd", "sub", "--port", "8080", "--host", "0.0.0.0", "--demo", "--open", "--pi", "bin/pi", "--no-demo-fallback", "--", "--model", "x", "--demo"], "/base");
     expect(options).toMatchObject({
       cwd: "/base/sub",
       port: 8080,

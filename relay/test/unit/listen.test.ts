@@ -12,7 +12,10 @@ describe("listen", () => {
     const port = (taken.address() as { port: number }).port;
     const server = createHttpServer();
     try {
-      const error = await listen(server, port, "127.0.0.1").then(() => null, (e: Error) => e);
+      const error = await listen(server, port, "127.0.0.1").then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(error?.message).toBe(`cannot listen on 127.0.0.1:${port}: the port is in use (another pier?). Choose another with --port, or leave --port out to get a free one.`);
       expect((error?.cause as NodeJS.ErrnoException).code).toBe("EADDRINUSE");
       expect(server.listening).toBe(false);

@@ -38,9 +38,7 @@ async function started(pi: PiProcess, readyLine = "ready"): Promise<void> {
 
 describe("PiProcess.stop", () => {
   it("closes stdin first: a child that leaves on end of input gets no signal", async () => {
-    const pi = stand(`process.stdin.resume(); process.stdin.on("end", () => process.exit(0)); console.error("ready")`, [
-      { afterMs: NEVER, signal: "SIGTERM" },
-    ]);
+    const pi = stand(`process.stdin.resume(); process.stdin.on("end", () => process.exit(0)); console.error("ready")`, [{ afterMs: NEVER, signal: "SIGTERM" }]);
     await started(pi);
     await pi.stop();
     expect(pi.status).toMatchObject({ state: "exited", code: 0, signal: null });
@@ -68,14 +66,11 @@ describe("PiProcess.stop", () => {
   });
 
   it("kills a child whose event loop is stuck", async () => {
-    const pi = stand(
-      `process.on("SIGTERM", () => {}); console.error("ready"); setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50)`,
-      [
-        { afterMs: 200, signal: "SIGTERM" },
-        { afterMs: 300, signal: "SIGTERM" },
-        { afterMs: 400, signal: "SIGKILL" },
-      ],
-    );
+    const pi = stand(`process.on("SIGTERM", () => {}); console.error("ready"); setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50)`, [
+      { afterMs: 200, signal: "SIGTERM" },
+      { afterMs: 300, signal: "SIGTERM" },
+      { afterMs: 400, signal: "SIGKILL" },
+    ]);
     await started(pi);
     await pi.stop();
     expect(pi.status).toMatchObject({ state: "exited", signal: "SIGKILL" });
@@ -83,10 +78,9 @@ describe("PiProcess.stop", () => {
 
   it("reads out a child blocked writing to stdout that the relay had paused, so it can see the end of its input", async () => {
     // 8 MB written synchronously: far more than a pipe holds.
-    const pi = stand(
-      `process.stdin.resume(); process.stdin.on("end", () => process.exit(0)); console.error("ready"); require("fs").writeSync(1, Buffer.alloc(8e6, 97));`,
-      [{ afterMs: NEVER, signal: "SIGTERM" }],
-    );
+    const pi = stand(`process.stdin.resume(); process.stdin.on("end", () => process.exit(0)); console.error("ready"); require("fs").writeSync(1, Buffer.alloc(8e6, 97));`, [
+      { afterMs: NEVER, signal: "SIGTERM" },
+    ]);
     let bytes = 0;
     pi.on("stdout", (chunk) => (bytes += chunk.length));
     pi.pauseStdout();
@@ -99,9 +93,7 @@ describe("PiProcess.stop", () => {
 
 describe("PiProcess stdout pause", () => {
   it("holds for a child started while paused (a restart), until resumed", async () => {
-    const pi = stand(`process.stdout.write("hello\\n"); process.stdin.resume(); process.stdin.on("end", () => process.exit(0)); console.error("ready")`, [
-      { afterMs: NEVER, signal: "SIGTERM" },
-    ]);
+    const pi = stand(`process.stdout.write("hello\\n"); process.stdin.resume(); process.stdin.on("end", () => process.exit(0)); console.error("ready")`, [{ afterMs: NEVER, signal: "SIGTERM" }]);
     const chunks: string[] = [];
     pi.on("stdout", (chunk) => chunks.push(chunk.toString()));
     pi.pauseStdout();

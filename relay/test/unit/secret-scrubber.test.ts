@@ -12,7 +12,14 @@ describe("SecretScrubber", () => {
 
   it("redacts the argument after a sensitive option and the value of --option=value, whatever their shape", () => {
     expect(scrubber.commandLine(["pi", "--mode", "rpc", "--api-key", "short-but-8", "--token=abcdefgh12", "--model", "sonnet"])).toEqual([
-      "pi", "--mode", "rpc", "--api-key", "[redacted]", "--token=[redacted]", "--model", "sonnet",
+      "pi",
+      "--mode",
+      "rpc",
+      "--api-key",
+      "[redacted]",
+      "--token=[redacted]",
+      "--model",
+      "sonnet",
     ]);
   });
 
@@ -21,9 +28,7 @@ describe("SecretScrubber", () => {
   });
 
   it("redacts the exact values of secret-named environment variables and arguments in free text", () => {
-    expect(scrubber.text("401: key not-shaped-like-anything rejected; gh tok-value-123456; arg short-but-8")).toBe(
-      "401: key [redacted] rejected; gh [redacted]; arg [redacted]",
-    );
+    expect(scrubber.text("401: key not-shaped-like-anything rejected; gh tok-value-123456; arg short-but-8")).toBe("401: key [redacted] rejected; gh [redacted]; arg [redacted]");
   });
 
   it("leaves ordinary values alone: short ones, and variables whose names say nothing secret", () => {

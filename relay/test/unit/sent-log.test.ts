@@ -64,7 +64,19 @@ describe("SentLog", () => {
   it("keeps images' places but not their data", () => {
     const log = new SentLog();
     const data = "A".repeat(100_000);
-    note(log, ada, { type: "prompt", message: "look", images: [{ type: "image", data, mimeType: "image/png" }, { type: "image", data, mimeType: "image/png" }] }, 0);
+    note(
+      log,
+      ada,
+      {
+        type: "prompt",
+        message: "look",
+        images: [
+          { type: "image", data, mimeType: "image/png" },
+          { type: "image", data, mimeType: "image/png" },
+        ],
+      },
+      0,
+    );
     const [entry] = log.forJoiner("g-other", 0);
     expect(JSON.parse(entry!.line)).toEqual({ type: "prompt", message: "look", images: [{ type: "image" }, { type: "image" }] });
     expect(log.bytes).toBeLessThan(200);

@@ -53,11 +53,11 @@ describe("StdoutReplay", () => {
   it("gives stream offsets that never restart, and pieces from any held offset", () => {
     const replay = new StdoutReplay(100);
     replay.append(Buffer.from('{"a":1}\n{"b":'));
-    replay.append(Buffer.from('2}\n'));
+    replay.append(Buffer.from("2}\n"));
     expect([replay.start, replay.end]).toEqual([0, 16]);
     expect(replay.pieceAt(4)?.toString()).toBe(':1}\n{"b":');
     expect(replay.pieceAt(4, 6)?.toString()).toBe(":1");
-    expect(replay.pieceAt(13)?.toString()).toBe('2}\n');
+    expect(replay.pieceAt(13)?.toString()).toBe("2}\n");
     expect(replay.pieceAt(16)).toBeNull();
     replay.clear();
     expect([replay.start, replay.end]).toEqual([16, 16]);
@@ -88,7 +88,7 @@ describe("StdoutReplay", () => {
       const record = random(40) === 0 ? 2 * maxBytes + random(5000) : random(3000);
       const bytes = Buffer.alloc(record + 1, 97 + (round % 26));
       bytes[record] = 0x0a;
-      for (let at = 0; at < bytes.length; ) {
+      for (let at = 0; at < bytes.length;) {
         const size = Math.min(bytes.length - at, 1 + random(70_000));
         const chunk = bytes.subarray(at, at + size);
         boundaries.add(total);

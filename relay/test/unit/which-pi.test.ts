@@ -147,7 +147,7 @@ describe("pi versions", () => {
   });
 
   it("leaves a program that names no CLI as it is", () => {
-    writeFileSync(join(dir, "wrapper"), "#!/bin/sh\nexec somewhere/pi \"$@\"\n");
+    writeFileSync(join(dir, "wrapper"), '#!/bin/sh\nexec somewhere/pi "$@"\n');
     expect(cliBehind(join(dir, "wrapper"))).toBe(join(dir, "wrapper"));
     expect(cliBehind(join(dir, "missing"))).toBe(join(dir, "missing"));
   });

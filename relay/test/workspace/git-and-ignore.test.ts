@@ -26,7 +26,13 @@ describe("parsePorcelainZ", () => {
 
   it("stops at its limit", () => {
     const output = ["?? a", "?? b", "?? c", ""].join("\0");
-    expect(parsePorcelainZ(output, "", 2)).toEqual({ changes: [{ path: "a", status: "untracked" }, { path: "b", status: "untracked" }], truncated: true });
+    expect(parsePorcelainZ(output, "", 2)).toEqual({
+      changes: [
+        { path: "a", status: "untracked" },
+        { path: "b", status: "untracked" },
+      ],
+      truncated: true,
+    });
   });
 
   it("classifies the two-letter codes", () => {

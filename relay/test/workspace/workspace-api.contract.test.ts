@@ -28,8 +28,7 @@ describe("workspace API", () => {
   const get = (path: string, options?: Parameters<typeof httpJson>[3]) => httpJson(pier, "GET", path, options);
   const read = (rel: string) => get(`/api/files/content?path=${encodeURIComponent(rel)}`);
   const save = (body: unknown, options: Parameters<typeof httpJson>[3] = {}) => httpJson(pier, "PUT", "/api/files/content", { body, ...options });
-  const post = (what: "create" | "rename" | "delete", body: unknown, options: Parameters<typeof httpJson>[3] = {}) =>
-    httpJson(pier, "POST", `/api/files/${what}`, { body, ...options });
+  const post = (what: "create" | "rename" | "delete", body: unknown, options: Parameters<typeof httpJson>[3] = {}) => httpJson(pier, "POST", `/api/files/${what}`, { body, ...options });
   const expectError = (answer: JsonAnswer, status: number, code: string) => {
     expect({ status: answer.status, code: answer.json?.error?.code }, answer.text).toEqual({ status, code });
     expect(typeof answer.json.error.message).toBe("string");
@@ -176,7 +175,10 @@ describe("workspace API", () => {
         const seen = Object.fromEntries(statuses);
         console.log(`symlink race over HTTP: ${JSON.stringify(seen)}`);
         expect(snapshotDifferences(before, await snapshotFolder(outside))).toEqual([]);
-        expect(Object.keys(seen).every((key) => /^(200|403 (symlink_refused|outside_workspace)|404 not_found|409 (exists|conflict|not_empty))$/.test(key)), JSON.stringify(seen)).toBe(true);
+        expect(
+          Object.keys(seen).every((key) => /^(200|403 (symlink_refused|outside_workspace)|404 not_found|409 (exists|conflict|not_empty))$/.test(key)),
+          JSON.stringify(seen),
+        ).toBe(true);
         expect(seen["200"] ?? 0, JSON.stringify(seen)).toBeGreaterThan(0);
         expect((seen["403 symlink_refused"] ?? 0) + (seen["403 outside_workspace"] ?? 0), JSON.stringify(seen)).toBeGreaterThan(0);
       } finally {

@@ -223,9 +223,7 @@ describe("WorkspaceFiles and hard links", () => {
     expect(entries).toContainEqual({ path: "innocent.txt", type: "file", size: "secret key\n".length });
     const answer = await refusal(() => files.read("innocent.txt"));
     expect({ status: answer.status, code: answer.code }).toEqual({ status: 403, code: "hard_link_refused" });
-    expect(answer.message).toBe(
-      '"innocent.txt" has 1 other hard link; Pier does not open hard-linked files, they may point outside the workspace.',
-    );
+    expect(answer.message).toBe('"innocent.txt" has 1 other hard link; Pier does not open hard-linked files, they may point outside the workspace.');
     expect(JSON.stringify(answer)).not.toContain("secret key");
   });
 

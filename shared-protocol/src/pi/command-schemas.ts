@@ -36,8 +36,7 @@ export const COMMAND_JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-1
 const CommandId = Type.Optional(
   Type.String({
     maxLength: MAX_COMMAND_ID_LENGTH,
-    description:
-      "Correlation id, echoed on the response (and on bash_execution_update for `bash`). Give every command one: responses can arrive out of order.",
+    description: "Correlation id, echoed on the response (and on bash_execution_update for `bash`). Give every command one: responses can arrive out of order.",
     examples: ["req-1"],
   }),
 );
@@ -49,20 +48,15 @@ export const ImageContentSchema = Type.Object(
     data: Type.String({ contentEncoding: "base64", description: "The image bytes, base64-encoded (no data: URL prefix)." }),
     mimeType: Type.String({ description: "The image's media type.", examples: ["image/png", "image/jpeg"] }),
   },
-  { description: "An image: {type: \"image\", data (base64), mimeType}." },
+  { description: 'An image: {type: "image", data (base64), mimeType}.' },
 );
 
-const Images = Type.Optional(
-  Type.Array(ImageContentSchema, { description: "Images attached to the message (the model must accept image input)." }),
-);
+const Images = Type.Optional(Type.Array(ImageContentSchema, { description: "Images attached to the message (the model must accept image input)." }));
 
 /** How a prompt sent while the agent is streaming is queued. */
 export const StreamingBehaviorSchema = Type.Enum(["steer", "followUp"], {
   description: "Required while the agent is streaming (without it pi refuses the prompt): how to queue this message.",
-  enumDescriptions: [
-    "Deliver after the current tool calls, before the next model call.",
-    "Deliver once the agent would otherwise stop.",
-  ],
+  enumDescriptions: ["Deliver after the current tool calls, before the next model call.", "Deliver once the agent would otherwise stop."],
 });
 
 /** How queued steering / follow-up messages are delivered. */
@@ -88,10 +82,7 @@ function command<T extends string, P extends Record<string, TSchema> = {}>(type:
   for (const [name, schema] of Object.entries(properties)) {
     if (!Type.IsOptional(schema)) template[name] = exampleOf(schema as SchemaShape);
   }
-  return Type.Object(
-    { type: Type.Literal(type, { description }), id: CommandId, ...properties },
-    { title: type, description, examples: [template] },
-  );
+  return Type.Object({ type: Type.Literal(type, { description }), id: CommandId, ...properties }, { title: type, description, examples: [template] });
 }
 
 /** The annotations and keywords these schemas use, as plain data. */
@@ -134,31 +125,21 @@ export const COMMAND_SCHEMAS = {
       streamingBehavior: Type.Optional(StreamingBehaviorSchema),
     },
   ),
-  steer: command(
-    "steer",
-    "Queue a message delivered after the current tool calls, before the next model call. Extension commands are not allowed here (use prompt).",
-    {
-      message: Type.String({ description: "The message. Prompt templates and skills (\"/name\") are expanded.", examples: ["Stop and do this instead"] }),
-      images: Images,
-    },
-  ),
-  follow_up: command(
-    "follow_up",
-    "Queue a message delivered once the agent would otherwise stop. Extension commands are not allowed here (use prompt).",
-    {
-      message: Type.String({
-        description: "The message. Prompt templates and skills (\"/name\") are expanded.",
-        examples: ["After you're done, also do this"],
-      }),
-      images: Images,
-    },
-  ),
+  steer: command("steer", "Queue a message delivered after the current tool calls, before the next model call. Extension commands are not allowed here (use prompt).", {
+    message: Type.String({ description: 'The message. Prompt templates and skills ("/name") are expanded.', examples: ["Stop and do this instead"] }),
+    images: Images,
+  }),
+  follow_up: command("follow_up", "Queue a message delivered once the agent would otherwise stop. Extension commands are not allowed here (use prompt).", {
+    message: Type.String({
+      description: 'The message. Prompt templates and skills ("/name") are expanded.',
+      examples: ["After you're done, also do this"],
+    }),
+    images: Images,
+  }),
   abort: command("abort", "Stop the current run. Answers once idle; does not clear queues (clear_queue does) or stop an RPC bash (abort_bash does)."),
   clear_queue: command("clear_queue", "Empty the steering and follow-up queues; the response returns their texts."),
   new_session: command("new_session", "Start a fresh session (extensions may cancel).", {
-    parentSession: Type.Optional(
-      Type.String({ description: "Session file to record as the new session's parent.", examples: ["/path/to/parent-session.jsonl"] }),
-    ),
+    parentSession: Type.Optional(Type.String({ description: "Session file to record as the new session's parent.", examples: ["/path/to/parent-session.jsonl"] })),
   }),
   get_state: command("get_state", "Read model, thinking level, streaming flags, session id/file/name and counts."),
   set_model: command("set_model", "Switch model by provider + id (must be in get_available_models).", {
@@ -188,16 +169,10 @@ export const COMMAND_SCHEMAS = {
     enabled: Type.Boolean({ description: "Retry transient model errors (overloaded, rate limit, 5xx) automatically.", examples: [true] }),
   }),
   abort_retry: command("abort_retry", "Cancel a pending automatic retry."),
-  bash: command(
-    "bash",
-    "Run a shell command as the user. Output streams as bash_execution_update events carrying this command's id; the response carries the result.",
-    {
-      command: Type.String({ description: "The shell command line.", examples: ["ls -la"] }),
-      excludeFromContext: Type.Optional(
-        Type.Boolean({ description: "Record it in the session but keep it out of the model's context (`!!`).", default: false }),
-      ),
-    },
-  ),
+  bash: command("bash", "Run a shell command as the user. Output streams as bash_execution_update events carrying this command's id; the response carries the result.", {
+    command: Type.String({ description: "The shell command line.", examples: ["ls -la"] }),
+    excludeFromContext: Type.Optional(Type.Boolean({ description: "Record it in the session but keep it out of the model's context (`!!`).", default: false })),
+  }),
   abort_bash: command("abort_bash", "Kill the running RPC bash commands."),
   get_session_stats: command("get_session_stats", "Token, cost and message counts for the session."),
   export_html: command("export_html", "Write the session as HTML; the response gives the path.", {
@@ -231,8 +206,7 @@ export const COMMAND_SCHEMAS = {
 // field that is wrong instead of guessing which variant was meant, and the
 // JSON editor offers all three. Its TypeScript type stays the precise union
 // in extension-ui.ts (checked against pi's own), which this schema admits.
-const EXTENSION_UI_RESPONSE_DESCRIPTION =
-  "Answer an extension's dialog: value (select, input, editor), confirmed (confirm) or cancelled: true (any). pi sends no response record for it.";
+const EXTENSION_UI_RESPONSE_DESCRIPTION = "Answer an extension's dialog: value (select, input, editor), confirmed (confirm) or cancelled: true (any). pi sends no response record for it.";
 
 export const ExtensionUiResponseSchema = Type.Object(
   {

@@ -109,9 +109,7 @@ export const RPC_COMMAND_TYPES = [
 
 // Compile-time proof that RPC_COMMAND_TYPES names every command type.
 type AssertTrue<T extends true> = T;
-type RpcCommandTypesListIsComplete = AssertTrue<
-  [Exclude<RpcCommandType, (typeof RPC_COMMAND_TYPES)[number]>] extends [never] ? true : false
->;
+type RpcCommandTypesListIsComplete = AssertTrue<[Exclude<RpcCommandType, (typeof RPC_COMMAND_TYPES)[number]>] extends [never] ? true : false>;
 
 const COMMAND_TYPE_SET: ReadonlySet<string> = new Set(RPC_COMMAND_TYPES);
 

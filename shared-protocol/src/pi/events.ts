@@ -10,15 +10,7 @@
 // Fields documented "pi ≥ x" are what newer pi adds (checked against pi
 // 1.6.0); 0.87.1 never sends them.
 
-import type {
-  AgentMessage,
-  AssistantMessage,
-  ImageContent,
-  TextContent,
-  ToolCall,
-  ToolResultMessage,
-  Usage,
-} from "./messages.ts";
+import type { AgentMessage, AssistantMessage, ImageContent, TextContent, ToolCall, ToolResultMessage, Usage } from "./messages.ts";
 import type { ThinkingLevel } from "./model.ts";
 import type { CompactionResult, SessionEntry } from "./responses.ts";
 
@@ -236,8 +228,7 @@ export interface SummarizationRetryScheduledEvent {
 
 /** A summarisation retry attempt starts. */
 export type SummarizationRetryAttemptStartEvent =
-  | { type: "summarization_retry_attempt_start"; source: "branchSummary" }
-  | { type: "summarization_retry_attempt_start"; source: "compaction"; reason: CompactionReason };
+  { type: "summarization_retry_attempt_start"; source: "branchSummary" } | { type: "summarization_retry_attempt_start"; source: "compaction"; reason: CompactionReason };
 
 /** Summarisation retries are over. */
 export interface SummarizationRetryFinishedEvent {
@@ -345,6 +336,4 @@ export const PI_EVENT_TYPES = [
 
 // Compile-time proof that PI_EVENT_TYPES names every event type.
 type AssertTrue<T extends true> = T;
-type PiEventTypesListIsComplete = AssertTrue<
-  [Exclude<PiEventType, (typeof PI_EVENT_TYPES)[number]>] extends [never] ? true : false
->;
+type PiEventTypesListIsComplete = AssertTrue<[Exclude<PiEventType, (typeof PI_EVENT_TYPES)[number]>] extends [never] ? true : false>;

@@ -102,12 +102,7 @@ export type ExtensionUiDialogMethod = "select" | "confirm" | "input" | "editor";
 export type ExtensionUiDialogRequest = Extract<ExtensionUiRequest, { method: ExtensionUiDialogMethod }>;
 
 /** Runtime list of the dialog methods. */
-export const EXTENSION_UI_DIALOG_METHODS = [
-  "select",
-  "confirm",
-  "input",
-  "editor",
-] as const satisfies readonly ExtensionUiDialogMethod[];
+export const EXTENSION_UI_DIALOG_METHODS = ["select", "confirm", "input", "editor"] as const satisfies readonly ExtensionUiDialogMethod[];
 
 /** Whether a request waits for an extension_ui_response. */
 export function isExtensionUiDialogRequest(request: ExtensionUiRequest): request is ExtensionUiDialogRequest {

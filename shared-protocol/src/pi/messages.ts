@@ -95,10 +95,7 @@ export interface ToolDefinition {
   name: string;
   description: string;
   parameters: object;
-  constrainedSampling?:
-    | false
-    | { type: "json_schema"; strict: "prefer" | "require" }
-    | { type: "grammar"; variants: Partial<Record<"openai_lark" | "openai_regex", string>> };
+  constrainedSampling?: false | { type: "json_schema"; strict: "prefer" | "require" } | { type: "grammar"; variants: Partial<Record<"openai_lark" | "openai_regex", string>> };
 }
 
 /** A reference to a tool by name (used when tools are removed). */
@@ -274,15 +271,7 @@ export interface CompactionSummaryMessage {
 }
 
 /** Any message pi puts in a conversation. Discriminate on `role`. */
-export type AgentMessage =
-  | SystemMessage
-  | UserMessage
-  | AssistantMessage
-  | ToolResultMessage
-  | BashExecutionMessage
-  | CustomMessage
-  | BranchSummaryMessage
-  | CompactionSummaryMessage;
+export type AgentMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage;
 
 /** The `role` values of AgentMessage. */
 export type AgentMessageRole = AgentMessage["role"];

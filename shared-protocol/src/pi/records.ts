@@ -30,10 +30,5 @@ export function isExtensionUiRequest(record: unknown): record is ExtensionUiRequ
  * switch on `type` with a default branch.
  */
 export function isEvent(record: unknown): record is PiEvent {
-  return (
-    isRecordObject(record) &&
-    typeof record["type"] === "string" &&
-    record["type"] !== "response" &&
-    record["type"] !== "extension_ui_request"
-  );
+  return isRecordObject(record) && typeof record["type"] === "string" && record["type"] !== "response" && record["type"] !== "extension_ui_request";
 }

@@ -10,17 +10,7 @@
 // - malformed JSON input gets `{type:"response", command:"parse", success:false, error}` with no id.
 
 import type { QueueMode, RpcCommandType } from "./commands.ts";
-import type {
-  AgentMessage,
-  AssistantMessage,
-  CustomMessage,
-  ImageContent,
-  SystemMessage,
-  TextContent,
-  ToolResultMessage,
-  Usage,
-  UserMessage,
-} from "./messages.ts";
+import type { AgentMessage, AssistantMessage, CustomMessage, ImageContent, SystemMessage, TextContent, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Model, ThinkingLevel } from "./model.ts";
 
 // ---------------------------------------------------------------------------
@@ -202,11 +192,7 @@ export interface CustomMessageEntry extends SessionEntryBase {
 }
 
 /** Content a context_edit entry may substitute. */
-export type ContextEditableContent =
-  | UserMessage["content"]
-  | AssistantMessage["content"]
-  | ToolResultMessage["content"]
-  | CustomMessage["content"];
+export type ContextEditableContent = UserMessage["content"] | AssistantMessage["content"] | ToolResultMessage["content"] | CustomMessage["content"];
 
 /** Replaces (or with null, removes) the content of an earlier entry in context. */
 export interface ContextEditEntry extends SessionEntryBase {
@@ -329,11 +315,7 @@ export type RpcSuccessResponseOf<C extends RpcCommandType> = {
   type: "response";
   command: C;
   success: true;
-} & (ResponseDataMap[C] extends undefined
-  ? C extends keyof ResponseDataAddedLater
-    ? { data?: ResponseDataAddedLater[C] }
-    : unknown
-  : { data: ResponseDataMap[C] });
+} & (ResponseDataMap[C] extends undefined ? (C extends keyof ResponseDataAddedLater ? { data?: ResponseDataAddedLater[C] } : unknown) : { data: ResponseDataMap[C] });
 
 /** A successful response to any command. Narrow on `command`. */
 export type RpcSuccessResponse = { [C in RpcCommandType]: RpcSuccessResponseOf<C> }[RpcCommandType];

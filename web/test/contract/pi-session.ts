@@ -50,11 +50,7 @@ export interface SentCommand {
   command: RpcRecord;
 }
 
-export async function startSession(
-  scenario: Scenario,
-  settings: Record<string, unknown> | undefined,
-  cleanups: (() => Promise<unknown>)[],
-): Promise<PiSession> {
+export async function startSession(scenario: Scenario, settings: Record<string, unknown> | undefined, cleanups: (() => Promise<unknown>)[]): Promise<PiSession> {
   const server = await startModelServer({ scenario });
   cleanups.push(() => server.close());
   const agent = await createDemoAgentDir({ modelServerUrl: server.url, settings });

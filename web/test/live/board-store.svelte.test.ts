@@ -90,13 +90,7 @@ describe("the board store", () => {
     sockets[0]!.open();
     expect(store.phase).toBe("open");
     const question = { id: "r", method: "confirm", title: "Go?" };
-    sockets[0]!.board(
-      boardOf([
-        card({ id: "1", primary: true, state: "idle" }),
-        card({ id: "2", state: "needs_you", since: 900, question }),
-        card({ id: "3", state: "done", since: 800 }),
-      ]),
-    );
+    sockets[0]!.board(boardOf([card({ id: "1", primary: true, state: "idle" }), card({ id: "2", state: "needs_you", since: 900, question }), card({ id: "3", state: "done", since: 800 })]));
     flushSync();
     expect(store.loaded).toBe(true);
     expect(store.canDrive).toBe(true);

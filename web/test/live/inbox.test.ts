@@ -58,7 +58,14 @@ describe("the inbox", () => {
     store.set("pier.board.looked", JSON.stringify({ a: "x", b: 3, c: null }));
     expect(loadLooked(storage)).toEqual({ b: 3 });
     expect(loadLooked(null)).toEqual({});
-    const throwing = { getItem: () => { throw new Error("blocked"); }, setItem: () => { throw new Error("full"); } };
+    const throwing = {
+      getItem: () => {
+        throw new Error("blocked");
+      },
+      setItem: () => {
+        throw new Error("full");
+      },
+    };
     expect(loadLooked(throwing)).toEqual({});
     expect(() => saveLooked(throwing, {})).not.toThrow();
   });

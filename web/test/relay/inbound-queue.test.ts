@@ -43,7 +43,7 @@ describe("inbound queue", () => {
     queue.push({ kind: "bytes", bytes: bytes('{"n":1}\n{"n"'), at: 1 });
     queue.push({ kind: "text", text: "hello", at: 2 });
     queue.push({ kind: "out", raw: "cmd", value: {}, at: 3 });
-    queue.push({ kind: "bytes", bytes: bytes(':2}\n'), at: 4 });
+    queue.push({ kind: "bytes", bytes: bytes(":2}\n"), at: 4 });
     queue.push({ kind: "replayed_out", raw: "old", at: 5 });
     queue.push({ kind: "closed", code: 1006, opened: true });
     expect(events).toEqual([]);

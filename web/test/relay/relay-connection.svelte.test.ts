@@ -123,9 +123,7 @@ describe("relay connection (front)", () => {
 
   it("rebuilds the transcript from the entries pi answers, and moves the cursor on after a run", async () => {
     const { conn, relay } = await connected();
-    const entries = [
-      { type: "message", id: "u1", parentId: null, timestamp: "2026-12-01T10:00:00.000Z", message: { role: "user", content: "hi", timestamp: 1 } },
-    ];
+    const entries = [{ type: "message", id: "u1", parentId: null, timestamp: "2026-12-01T10:00:00.000Z", message: { role: "user", content: "hi", timestamp: 1 } }];
     relay().stdout({ type: "response", id: "c1:2", command: "get_entries", success: true, data: { entries, leafId: "u1" } });
     await vi.waitFor(() => expect(conn.session.messages.map((m) => m.role)).toEqual(["user"]));
     expect(conn.entries.entries.map((e) => e.id)).toEqual(["u1"]);

@@ -199,7 +199,13 @@ describe("redaction", () => {
   /** pi's output with secrets in tool results, bash output and text deltas. */
   function secretStream(): string {
     const lines = [
-      { type: "tool_execution_end", toolCallId: "call_1", toolName: "bash", result: { content: [{ type: "text", text: `OPENAI_API_KEY=${SECRETS.openai}\nANTHROPIC=${SECRETS.anthropic}\n` }] }, isError: false },
+      {
+        type: "tool_execution_end",
+        toolCallId: "call_1",
+        toolName: "bash",
+        result: { content: [{ type: "text", text: `OPENAI_API_KEY=${SECRETS.openai}\nANTHROPIC=${SECRETS.anthropic}\n` }] },
+        isError: false,
+      },
       { type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: `use ${SECRETS.github} or ${SECRETS.slack} and ${SECRETS.aws}` } },
       { type: "bash_execution_update", id: "c1:3", delta: `curl -H "Authorization: Bearer ${SECRETS.bearer}" https://x.test/?token=${SECRETS.link}&q=1 ${SECRETS.google}` },
       { type: "entry_appended", entry: { type: "custom", customType: "auth", data: { apiKey: SECRETS.field, note: "fine" } } },

@@ -71,7 +71,9 @@ describe("inspector models from the wire tap", () => {
       if (entry.direction !== "in") continue;
       const held = lineOfSeq(models.raw, seq);
       expect(held, entry.type).toBeDefined();
-      const text = renderLine(models.raw, held!).tokens.map((t) => t.text).join("");
+      const text = renderLine(models.raw, held!)
+        .tokens.map((t) => t.text)
+        .join("");
       expect(text).toBe(`${entry.raw}\n`);
       checked++;
     }
@@ -164,7 +166,11 @@ describe("inspector models from the wire tap", () => {
     expect(models.joinedMidStream).toBe(true);
     const held = lineOfSeq(models.raw, wire.log.nextSeq - 1)!;
     expect(held.lineNo).toBe(1);
-    expect(renderLine(models.raw, held).tokens.map((t) => t.text).join("")).toBe(second.slice(5));
+    expect(
+      renderLine(models.raw, held)
+        .tokens.map((t) => t.text)
+        .join(""),
+    ).toBe(second.slice(5));
     expect(meaningOf(models, wire.log.nextSeq - 1)?.text).toMatch(/pi starts working/);
   });
 

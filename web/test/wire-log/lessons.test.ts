@@ -1,13 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  PI_EVENT_TYPES,
-  RELAY_REQUEST_TYPES,
-  RPC_COMMAND_TYPES,
-  type AssistantMessageEventType,
-  type ExtensionUiMethod,
-  type RelayFrameType,
-} from "@pier/protocol";
+import { PI_EVENT_TYPES, RELAY_REQUEST_TYPES, RPC_COMMAND_TYPES, type AssistantMessageEventType, type ExtensionUiMethod, type RelayFrameType } from "@pier/protocol";
 import { describe, expect, it } from "vitest";
 import { RELAY_FRAME_TYPES, type RelayFrameTypesListIsComplete } from "../../src/lib/wire-log/lessons-relay.ts";
 import { allLessons, lessonByKey, lessonFor, lessonKeyFor } from "../../src/lib/wire-log/lessons.ts";

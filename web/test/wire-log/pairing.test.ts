@@ -1,16 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  applyPairing,
-  createPairing,
-  listPairs,
-  listRuns,
-  pairByKey,
-  pairOf,
-  pendingPairs,
-  runOf,
-  unmatchedResponses,
-  type PairingState,
-} from "../../src/lib/wire-log/pairing.ts";
+import { applyPairing, createPairing, listPairs, listRuns, pairByKey, pairOf, pendingPairs, runOf, unmatchedResponses, type PairingState } from "../../src/lib/wire-log/pairing.ts";
 import type { WireEntry } from "../../src/lib/wire-log/wire-entry.ts";
 import { fixtureEntries, fixtureNames, ME, sequence } from "./support.ts";
 
@@ -55,19 +44,23 @@ describe("pairing commands with responses", () => {
   });
 
   it("records failures with pi's error", () => {
-    const state = feed(sequence([
-      ["out", { id: "c1:1", type: "set_model", provider: "x", modelId: "y" }, ME],
-      ["in", { id: "c1:1", type: "response", command: "set_model", success: false, error: "Model not found: x/y" }],
-    ]));
+    const state = feed(
+      sequence([
+        ["out", { id: "c1:1", type: "set_model", provider: "x", modelId: "y" }, ME],
+        ["in", { id: "c1:1", type: "response", command: "set_model", success: false, error: "Model not found: x/y" }],
+      ]),
+    );
     expect(listPairs(state)[0]).toMatchObject({ outcome: "failed", ok: false, error: "Model not found: x/y" });
   });
 
   it("keeps a response whose command it never saw, and reads the sender from a Pier id", () => {
-    const state = feed(sequence([
-      ["in", ok("get_state", "c9:4", {})],
-      ["in", ok("get_state", "foreign-id", {})],
-      ["in", { type: "response", command: "parse", success: false, error: "Failed to parse command" }],
-    ]));
+    const state = feed(
+      sequence([
+        ["in", ok("get_state", "c9:4", {})],
+        ["in", ok("get_state", "foreign-id", {})],
+        ["in", { type: "response", command: "parse", success: false, error: "Failed to parse command" }],
+      ]),
+    );
     const [pier, foreign, parse] = unmatchedResponses(state);
     expect(pier).toMatchObject({ commandSeq: null, sender: { clientId: "c9" }, senderInferred: true, outcome: "ok" });
     expect(foreign).toMatchObject({ commandSeq: null, sender: null, senderInferred: false });
@@ -251,7 +244,12 @@ describe("run spans", () => {
   });
 
   it("opens a run with no command at an agent_start nobody asked for", () => {
-    const state = feed(sequence([["in", { type: "agent_start" }], ["in", settled(false)]]));
+    const state = feed(
+      sequence([
+        ["in", { type: "agent_start" }],
+        ["in", settled(false)],
+      ]),
+    );
     expect(listRuns(state)).toEqual([expect.objectContaining({ startedBy: null, confirmed: true, aborted: false })]);
   });
 

@@ -55,7 +55,11 @@ describe("lines from chunks", () => {
       expect(lineOfSeq(view, 101 + i)).toBe(line);
       // The chunks that carried it, joined, give the line back exactly (its LF included).
       const segments = lineSegments(view, line);
-      const parts = segments.map((s) => heldChunks(view).find((c) => c.seq === s.chunkSeq)!.bytes.subarray(s.chunkFrom, s.chunkTo));
+      const parts = segments.map((s) =>
+        heldChunks(view)
+          .find((c) => c.seq === s.chunkSeq)!
+          .bytes.subarray(s.chunkFrom, s.chunkTo),
+      );
       const joinedBytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
       parts.reduce((offset, p) => (joinedBytes.set(p, offset), offset + p.length), 0);
       expect(utf8.decode(joinedBytes)).toBe(`${raw}\n`);
@@ -143,9 +147,7 @@ describe("visible characters", () => {
       ["lf", "\\n"],
     ]);
     const pending = pendingRange(view);
-    expect(renderRange(view, pending.from, pending.to).tokens.filter((t) => t.kind !== "boundary")).toEqual([
-      { kind: "incomplete", text: "", label: "\\xE2\\x82", byteOffset: 9, byteLength: 2 },
-    ]);
+    expect(renderRange(view, pending.from, pending.to).tokens.filter((t) => t.kind !== "boundary")).toEqual([{ kind: "incomplete", text: "", label: "\\xE2\\x82", byteOffset: 9, byteLength: 2 }]);
     appendChunk(view, { seq: 2, at: 0, bytes: new Uint8Array([0xac, 0x0a]) });
     expect(joined(renderLine(view, lineByNo(view, 2)!).tokens)).toBe("€\n");
   });

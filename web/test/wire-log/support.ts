@@ -11,7 +11,9 @@ export const FIXTURES_16 = join(FIXTURES, "pi-1.6.0");
 /** Every captured transcript: 0.87.1 ones by name, 1.6.0 ones as "pi-1.6.0/<name>". */
 export function fixtureNames(): string[] {
   const top = readdirSync(FIXTURES).filter((f) => f.endsWith(".jsonl"));
-  const newer = readdirSync(FIXTURES_16).filter((f) => f.endsWith(".jsonl")).map((f) => `pi-1.6.0/${f}`);
+  const newer = readdirSync(FIXTURES_16)
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => `pi-1.6.0/${f}`);
   return [...top, ...newer].map((f) => f.replace(/\.jsonl$/, ""));
 }
 
@@ -85,7 +87,7 @@ export function random(seed: number): () => number {
 /** Split bytes into chunks of random sizes (1 … maxChunk). */
 export function chunked(bytes: Uint8Array, rand: () => number, maxChunk = 97): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const size = 1 + Math.floor(rand() * maxChunk);
     out.push(bytes.slice(i, i + size));
     i += size;

@@ -55,9 +55,7 @@ describe("pi lane: runs, agents, turns, messages, tools", () => {
     const entries = fixtureEntries("text-with-thinking");
     const model = feed(entries);
     const assistant = byKind(model, "message").filter((b) => b.role === "assistant");
-    const steps = entries
-      .map((e) => (e.value as { assistantMessageEvent?: { type: string } }).assistantMessageEvent?.type)
-      .filter((t): t is string => t !== undefined);
+    const steps = entries.map((e) => (e.value as { assistantMessageEvent?: { type: string } }).assistantMessageEvent?.type).filter((t): t is string => t !== undefined);
     const total = assistant.reduce((n, b) => ({ text: n.text + b.deltas!.text, thinking: n.thinking + b.deltas!.thinking }), { text: 0, thinking: 0 });
     expect(total.text).toBe(steps.filter((t) => t === "text_delta").length);
     expect(total.thinking).toBe(steps.filter((t) => t === "thinking_delta").length);
@@ -147,7 +145,11 @@ describe("pi lane: runs, agents, turns, messages, tools", () => {
     const lines = fixtureEntries("bash-tool-streamed");
     const cut = lines.findIndex((e) => (e.value as { type?: string }).type === "tool_execution_update");
     const model = feed(lines.slice(0, cut + 1));
-    expect(openBars(model).map((b) => b.kind).sort()).toEqual(["agent", "run", "tool", "turn"]);
+    expect(
+      openBars(model)
+        .map((b) => b.kind)
+        .sort(),
+    ).toEqual(["agent", "run", "tool", "turn"]);
     expect(openBars(model).every((b) => b.end === null && b.endSeq === null)).toBe(true);
   });
 
@@ -255,8 +257,13 @@ describe("queries", () => {
     for (let i = 0; i < 300; i++) {
       const from = rand() * at;
       const to = from + rand() * at * (i % 3 === 0 ? 0.01 : 0.3);
-      const expected = bars.filter((b) => b.start <= to && (b.end ?? Infinity) >= from).map((b) => b.id).sort((x, y) => x - y);
-      const got = visibleBars(model, from, to).map((b) => b.id).sort((x, y) => x - y);
+      const expected = bars
+        .filter((b) => b.start <= to && (b.end ?? Infinity) >= from)
+        .map((b) => b.id)
+        .sort((x, y) => x - y);
+      const got = visibleBars(model, from, to)
+        .map((b) => b.id)
+        .sort((x, y) => x - y);
       expect(got).toEqual(expected);
     }
     const extent = timeExtent(model)!;
@@ -304,7 +311,19 @@ describe("bounds", () => {
 
   it("never throws on junk", () => {
     const model = createTimeline();
-    const junk = [undefined, null, 1, "x", [], {}, { type: 1 }, { type: "message_update", assistantMessageEvent: 5 }, { type: "tool_execution_end" }, { type: "extension_ui_request" }, { type: "stderr" }];
+    const junk = [
+      undefined,
+      null,
+      1,
+      "x",
+      [],
+      {},
+      { type: 1 },
+      { type: "message_update", assistantMessageEvent: 5 },
+      { type: "tool_execution_end" },
+      { type: "extension_ui_request" },
+      { type: "stderr" },
+    ];
     for (const value of junk) for (const direction of ["in", "out", "relay"] as const) applyTimeline(model, { seq: 1, at: 5, direction, raw: "", value });
     expect(listLanes(model).length).toBeGreaterThan(0);
   });

@@ -8,7 +8,15 @@ const names = (store: FileTreeStore) => store.tree.children.map((c) => c.name);
 describe("file tree store", () => {
   it("loads the listing into a tree, paths in the tree's form", async () => {
     const ws = new MemoryWorkspace({ "src/main.ts": "", "README.md": "" });
-    const tree = new FileTreeStore({ tree: async () => ({ ...(await ws.api.tree()), entries: [{ path: "./src/", type: "dir", size: 0 }, { path: "src//main.ts", type: "file", size: 1 }] }) });
+    const tree = new FileTreeStore({
+      tree: async () => ({
+        ...(await ws.api.tree()),
+        entries: [
+          { path: "./src/", type: "dir", size: 0 },
+          { path: "src//main.ts", type: "file", size: 1 },
+        ],
+      }),
+    });
     expect(tree.status).toBe("idle");
     const loading = tree.load();
     expect(tree.status).toBe("loading");
@@ -50,8 +58,7 @@ describe("file tree store", () => {
   it("a slow earlier answer never overwrites a newer one", async () => {
     const answers: ((files: string[]) => void)[] = [];
     const tree = new FileTreeStore({
-      tree: () =>
-        new Promise((resolve) => answers.push((files) => resolve({ root: "/r", truncated: false, entries: files.map((path) => ({ path, type: "file", size: 0 })) }))),
+      tree: () => new Promise((resolve) => answers.push((files) => resolve({ root: "/r", truncated: false, entries: files.map((path) => ({ path, type: "file", size: 0 })) }))),
     });
     const first = tree.load();
     const second = tree.load();

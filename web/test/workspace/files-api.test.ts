@@ -63,7 +63,9 @@ describe("files API client", () => {
     const missing = await api.read("gone.ts").catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(FilesApiError);
     expect(missing).toMatchObject({ status: 404, code: "not_found", message: "No such file: gone.ts" });
-    const elsewhere = await createFilesApi({ base: `${origin}/live/other` }).gitStatus().catch((error: unknown) => error);
+    const elsewhere = await createFilesApi({ base: `${origin}/live/other` })
+      .gitStatus()
+      .catch((error: unknown) => error);
     expect(elsewhere).toMatchObject({ status: 404, code: "not_found", message: `GET ${origin}/live/other/api/git/status answered 404` });
   });
 
@@ -72,7 +74,9 @@ describe("files API client", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const failure = await createFilesApi({ base: `http://127.0.0.1:${port}` }).tree().catch((error: unknown) => error);
+    const failure = await createFilesApi({ base: `http://127.0.0.1:${port}` })
+      .tree()
+      .catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 0, code: "network" });
   });
 

@@ -7,4 +7,3 @@ import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 
 export { FitAddon, Terminal };
-

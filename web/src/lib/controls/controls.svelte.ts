@@ -213,10 +213,7 @@ export class ConversationControls {
   /** Compact now (can take as long as a model call). */
   async compact(customInstructions: string): Promise<{ error: string | null; tokensBefore?: number; estimatedTokensAfter?: number }> {
     const instructions = customInstructions.trim();
-    const response = await this.conn.call(
-      instructions ? { type: "compact", customInstructions: instructions } : { type: "compact" },
-      10 * 60_000,
-    );
+    const response = await this.conn.call(instructions ? { type: "compact", customInstructions: instructions } : { type: "compact" }, 10 * 60_000);
     const error = failureText(response);
     if (error !== null) return { error };
     void this.loadStats();

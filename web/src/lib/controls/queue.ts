@@ -40,9 +40,5 @@ export function sendNowCommands(cleared: ClearedQueue): QueueCommand[] {
   const followUp = [...(cleared.followUp ?? [])];
   const first = steering.shift() ?? followUp.shift();
   if (first === undefined) return [];
-  return [
-    ...steering.map((message) => ({ type: "steer" as const, message })),
-    ...followUp.map((message) => ({ type: "follow_up" as const, message })),
-    { type: "prompt", message: first },
-  ];
+  return [...steering.map((message) => ({ type: "steer" as const, message })), ...followUp.map((message) => ({ type: "follow_up" as const, message })), { type: "prompt", message: first }];
 }

@@ -81,10 +81,7 @@ function tone(percent: number | null): MeterTone {
  * response streams, from its live usage. Unknown (right after a compaction,
  * or no stats yet) is never shown as 0.
  */
-export function contextMeter(
-  stats: Pick<SessionStats, "contextUsage"> | null,
-  live: { usage: Usage; contextWindow: number } | null = null,
-): ContextMeter {
+export function contextMeter(stats: Pick<SessionStats, "contextUsage"> | null, live: { usage: Usage; contextWindow: number } | null = null): ContextMeter {
   if (live && live.contextWindow > 0) {
     const tokens = usageContextTokens(live.usage);
     if (tokens > 0) return meter(tokens, live.contextWindow, (tokens / live.contextWindow) * 100, "live");

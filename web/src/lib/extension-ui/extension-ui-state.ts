@@ -59,11 +59,7 @@
 //     waiting is shown as a live dialog whose countdown runs from when the
 //     relay passed it on (not from the reload).
 
-import type {
-  ExtensionUiDialogRequest,
-  ExtensionUiRequest,
-  ExtensionUiResponse,
-} from "@pier/protocol";
+import type { ExtensionUiDialogRequest, ExtensionUiRequest, ExtensionUiResponse } from "@pier/protocol";
 
 export { keepAnswering, noteDialogEvidence } from "./dialog-evidence.ts";
 
@@ -229,46 +225,66 @@ export function applyExtensionUiRequest(ui: ExtensionUiState, value: unknown, no
   switch (record.method) {
     case "select":
       if (typeof record.title !== "string" || !Array.isArray(record.options)) return;
-      addDialog(ui, {
-        type: "extension_ui_request",
-        id: record.id,
-        method: "select",
-        title: record.title,
-        options: record.options.filter((o): o is string => typeof o === "string"),
-        ...timeoutOf(record),
-      }, now, ownPrompts);
+      addDialog(
+        ui,
+        {
+          type: "extension_ui_request",
+          id: record.id,
+          method: "select",
+          title: record.title,
+          options: record.options.filter((o): o is string => typeof o === "string"),
+          ...timeoutOf(record),
+        },
+        now,
+        ownPrompts,
+      );
       return;
     case "confirm":
       if (typeof record.title !== "string") return;
-      addDialog(ui, {
-        type: "extension_ui_request",
-        id: record.id,
-        method: "confirm",
-        title: record.title,
-        message: typeof record.message === "string" ? record.message : "",
-        ...timeoutOf(record),
-      }, now, ownPrompts);
+      addDialog(
+        ui,
+        {
+          type: "extension_ui_request",
+          id: record.id,
+          method: "confirm",
+          title: record.title,
+          message: typeof record.message === "string" ? record.message : "",
+          ...timeoutOf(record),
+        },
+        now,
+        ownPrompts,
+      );
       return;
     case "input":
       if (typeof record.title !== "string") return;
-      addDialog(ui, {
-        type: "extension_ui_request",
-        id: record.id,
-        method: "input",
-        title: record.title,
-        ...(typeof record.placeholder === "string" ? { placeholder: record.placeholder } : {}),
-        ...timeoutOf(record),
-      }, now, ownPrompts);
+      addDialog(
+        ui,
+        {
+          type: "extension_ui_request",
+          id: record.id,
+          method: "input",
+          title: record.title,
+          ...(typeof record.placeholder === "string" ? { placeholder: record.placeholder } : {}),
+          ...timeoutOf(record),
+        },
+        now,
+        ownPrompts,
+      );
       return;
     case "editor":
       if (typeof record.title !== "string") return;
-      addDialog(ui, {
-        type: "extension_ui_request",
-        id: record.id,
-        method: "editor",
-        title: record.title,
-        ...(typeof record.prefill === "string" ? { prefill: record.prefill } : {}),
-      }, now, ownPrompts);
+      addDialog(
+        ui,
+        {
+          type: "extension_ui_request",
+          id: record.id,
+          method: "editor",
+          title: record.title,
+          ...(typeof record.prefill === "string" ? { prefill: record.prefill } : {}),
+        },
+        now,
+        ownPrompts,
+      );
       return;
     case "notify": {
       if (typeof record.message !== "string") return;
@@ -371,12 +387,7 @@ export function markReplaying(ui: ExtensionUiState): void {
  * already answered or dismissed (by id) are dropped; the others stay
  * `replayed` (rule 3 above).
  */
-export function markLive(
-  ui: ExtensionUiState,
-  answeredHere: (id: string) => boolean = () => false,
-  replayedRecords: readonly unknown[] = [],
-  shownHere: (key: string) => boolean = () => false,
-): void {
+export function markLive(ui: ExtensionUiState, answeredHere: (id: string) => boolean = () => false, replayedRecords: readonly unknown[] = [], shownHere: (key: string) => boolean = () => false): void {
   ui.live = true;
   // Replayed notifications this browser never showed are news to it (those sent as pi started, above all).
   for (const notice of ui.replayedNotices.splice(0)) {
@@ -514,19 +525,8 @@ export function pushToast(ui: ExtensionUiState, level: NotifyLevel, title: strin
 }
 
 /** An extension_error record: an error toast and a line in the history, like a notify (replayed ones too). */
-export function applyExtensionError(
-  ui: ExtensionUiState,
-  error: { extensionPath: string; event: string; error: string },
-  now: number,
-): void {
-  addNotice(
-    ui,
-    "error",
-    `Extension error · ${error.event}`,
-    `${error.extensionPath}\n${error.error}`,
-    now,
-    `error:${error.extensionPath}\u0000${error.event}\u0000${error.error}`,
-  );
+export function applyExtensionError(ui: ExtensionUiState, error: { extensionPath: string; event: string; error: string }, now: number): void {
+  addNotice(ui, "error", `Extension error · ${error.event}`, `${error.extensionPath}\n${error.error}`, now, `error:${error.extensionPath}\u0000${error.event}\u0000${error.error}`);
 }
 
 /** Into the history; live ones toast at once, replayed ones wait for markLive to tell if this browser saw them. */

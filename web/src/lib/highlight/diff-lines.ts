@@ -44,9 +44,7 @@ function hunkLines(hunk: StructuredPatchHunk): DiffLine[] {
 /** Rows of a unified patch (all files in it, headers dropped); [] when it does not parse. */
 export function parseUnifiedPatch(patch: string): DiffLine[] {
   try {
-    return parsePatch(patch).flatMap((file) =>
-      file.hunks.filter((h) => Number.isFinite(h.oldStart) && Number.isFinite(h.newStart)).flatMap(hunkLines),
-    );
+    return parsePatch(patch).flatMap((file) => file.hunks.filter((h) => Number.isFinite(h.oldStart) && Number.isFinite(h.newStart)).flatMap(hunkLines));
   } catch {
     return [];
   }

@@ -3,25 +3,7 @@
 // is worth fetching at all.
 
 /** The languages Pier highlights. Each one is a separate lazily loaded chunk. */
-export type HighlightLanguage =
-  | "bash"
-  | "c"
-  | "cpp"
-  | "css"
-  | "diff"
-  | "go"
-  | "ini"
-  | "java"
-  | "javascript"
-  | "json"
-  | "markdown"
-  | "python"
-  | "ruby"
-  | "rust"
-  | "sql"
-  | "typescript"
-  | "xml"
-  | "yaml";
+export type HighlightLanguage = "bash" | "c" | "cpp" | "css" | "diff" | "go" | "ini" | "java" | "javascript" | "json" | "markdown" | "python" | "ruby" | "rust" | "sql" | "typescript" | "xml" | "yaml";
 
 const BY_EXTENSION: Record<string, HighlightLanguage> = {
   js: "javascript",

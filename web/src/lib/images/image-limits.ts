@@ -72,11 +72,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Why this prompt cannot be sent, in words; null when it fits. */
-export function promptTooLarge(
-  message: string,
-  images: readonly Pick<ImageContent, "data" | "mimeType">[],
-  maxCommandBytes: number = DEFAULT_MAX_COMMAND_BYTES,
-): string | null {
+export function promptTooLarge(message: string, images: readonly Pick<ImageContent, "data" | "mimeType">[], maxCommandBytes: number = DEFAULT_MAX_COMMAND_BYTES): string | null {
   const size = promptFrameBytes(message, images);
   if (size <= maxCommandBytes) return null;
   const what = images.length === 0 ? "This prompt" : images.length === 1 ? "The prompt with its image" : `The prompt with its ${images.length} images`;

@@ -61,9 +61,7 @@ export function hitTest<T>(rects: HitRects<T>, px: number, py: number): T | null
     const width = rects.w[i]!;
     // Between overlapping thin targets, the one whose centre is closest.
     const distance = Math.abs(px - (x + w / 2));
-    const better =
-      layer > bestLayer ||
-      (layer === bestLayer && (width < bestWidth - 0.5 || (Math.abs(width - bestWidth) <= 0.5 && distance <= bestDistance)));
+    const better = layer > bestLayer || (layer === bestLayer && (width < bestWidth - 0.5 || (Math.abs(width - bestWidth) <= 0.5 && distance <= bestDistance)));
     if (better) {
       best = i;
       bestLayer = layer;

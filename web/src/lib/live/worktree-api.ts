@@ -13,7 +13,11 @@ export type Answer<T> = { ok: true; value: T } | { ok: false; error: string; con
 /** What POST discard with confirm answers. */
 export type DiscardDone = { path: string; branch: string; missing: boolean; message?: string };
 
-async function call(fetcher: Fetch, path: string, body?: Record<string, unknown>): Promise<{ ok: true; json: Record<string, unknown> } | { ok: false; error: string; conflicts?: LiveMergeConflict[] }> {
+async function call(
+  fetcher: Fetch,
+  path: string,
+  body?: Record<string, unknown>,
+): Promise<{ ok: true; json: Record<string, unknown> } | { ok: false; error: string; conflicts?: LiveMergeConflict[] }> {
   let response: Response;
   try {
     response = await fetcher(path, {
@@ -30,7 +34,10 @@ async function call(fetcher: Fetch, path: string, body?: Record<string, unknown>
   const object = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : null;
   if (!response.ok) {
     const error = object?.["error"];
-    const message = typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string" ? (error as { message: string }).message : `pier answered ${response.status} ${response.statusText}`.trim();
+    const message =
+      typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string"
+        ? (error as { message: string }).message
+        : `pier answered ${response.status} ${response.statusText}`.trim();
     const conflicts = Array.isArray(object?.["conflicts"]) ? (object["conflicts"] as LiveMergeConflict[]) : undefined;
     return conflicts === undefined ? { ok: false, error: message } : { ok: false, error: message, conflicts };
   }

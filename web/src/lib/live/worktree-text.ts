@@ -44,7 +44,10 @@ export function sideMissing(side: LiveFileText): string | null {
  * (binary or too large on either side). A side that is absent is empty text.
  */
 export function diffSides(base: LiveFileText, current: LiveFileText): { original: string; modified: string } | { reason: string } {
-  for (const [side, name] of [[base, "base"], [current, "current"]] as const) {
+  for (const [side, name] of [
+    [base, "base"],
+    [current, "current"],
+  ] as const) {
     if (side.content === null && side.reason !== "absent") return { reason: `The ${name} version is ${sideMissing(side)}, so there is no text diff.` };
   }
   return { original: base.content ?? "", modified: current.content ?? "" };
@@ -58,7 +61,9 @@ export function discardQuestion(branch: string, preview: LiveDiscardPreview): { 
   if (preview.missing) lead = `The worktree's folder is gone already; discarding removes branch ${branch} and git's record of it.`;
   else if (uncommitted.length === 0 && unmerged.length === 0) lead = `Nothing unmerged would be lost: discard stops the agent and removes its worktree and branch ${branch}.`;
   else {
-    const parts = [uncommitted.length > 0 ? plural(uncommitted.length, "uncommitted file") : null, unmerged.length > 0 ? plural(unmerged.length, "unmerged commit") : null].filter((part) => part !== null);
+    const parts = [uncommitted.length > 0 ? plural(uncommitted.length, "uncommitted file") : null, unmerged.length > 0 ? plural(unmerged.length, "unmerged commit") : null].filter(
+      (part) => part !== null,
+    );
     lead = `Discarding stops the agent and deletes its worktree and branch ${branch}, losing ${parts.join(" and ")}:`;
   }
   return { lead, uncommitted, unmerged };

@@ -28,17 +28,14 @@ const INLINE =
   /\\([!-/:-@[-`{-~])|(`+)(?!`)([\s\S]*?[^`])\2(?!`)|!?\[([^\]\n]*)\](?:\([^)\n]*\)|\[[^\]\n]*\])|<((?:https?|mailto):[^\s<>]*)>|<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>|(\*{1,3}|~~?)(?=\S)([\s\S]*?\S)\6|(?<![\p{L}\p{N}_])(_{1,3})(?=\S)([\s\S]*?\S)\8(?![\p{L}\p{N}_])/gu;
 
 function inline(text: string): string {
-  return text.replace(
-    INLINE,
-    (_match, escaped?: string, _ticks?: string, code?: string, label?: string, url?: string, _stars?: string, starred?: string, _lines?: string, underlined?: string) => {
-      if (escaped !== undefined) return escaped;
-      // A code span's content, less the one space that may pad each end.
-      if (code !== undefined) return code.length > 2 && code.startsWith(" ") && code.endsWith(" ") ? code.slice(1, -1) : code;
-      if (url !== undefined) return url;
-      const inner = label ?? starred ?? underlined;
-      return inner === undefined ? "" : inline(inner);
-    },
-  );
+  return text.replace(INLINE, (_match, escaped?: string, _ticks?: string, code?: string, label?: string, url?: string, _stars?: string, starred?: string, _lines?: string, underlined?: string) => {
+    if (escaped !== undefined) return escaped;
+    // A code span's content, less the one space that may pad each end.
+    if (code !== undefined) return code.length > 2 && code.startsWith(" ") && code.endsWith(" ") ? code.slice(1, -1) : code;
+    if (url !== undefined) return url;
+    const inner = label ?? starred ?? underlined;
+    return inner === undefined ? "" : inline(inner);
+  });
 }
 
 function prose(markdown: string): string {

@@ -27,8 +27,7 @@ const marked = new Marked({
   renderer: {
     // Raw HTML from the model is displayed, never interpreted.
     // An HTML block keeps its own paragraph and its line breaks.
-    html: (token: Tokens.HTML | Tokens.Tag) =>
-      token.block ? `<p>${escapeHtml(token.text.trim()).replace(/\n/g, "<br>")}</p>\n` : escapeHtml(token.text),
+    html: (token: Tokens.HTML | Tokens.Tag) => (token.block ? `<p>${escapeHtml(token.text.trim()).replace(/\n/g, "<br>")}</p>\n` : escapeHtml(token.text)),
     // No <img>: remote images are blocked by the CSP (img-src 'self') anyway,
     // and loading them would let model output fire tracking pixels. Show a
     // link to the image (named by its alt text) so the reader can choose.
@@ -45,10 +44,7 @@ const SANITIZE: Config = {
   // style (CSS can exfiltrate and restyle the app), iframe/object/embed,
   // form/button/textarea (phishing UI), img/video/audio (remote loads),
   // svg/math (mXSS namespace tricks), and div/span (nothing needs them).
-  ALLOWED_TAGS: [
-    "a", "blockquote", "br", "code", "del", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
-    "input", "li", "ol", "p", "pre", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul",
-  ],
+  ALLOWED_TAGS: ["a", "blockquote", "br", "code", "del", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "input", "li", "ol", "p", "pre", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul"],
   // No on* handlers and no style (DOMPurify only keeps listed attributes), no
   // class (model text could dress a link up as one of the app's buttons), no
   // id/name (DOM clobbering of the app's globals), no data-*/aria-*.

@@ -109,7 +109,7 @@ function defineThemes(): void {
     "editorWidget.background": c.bg,
     "editorWidget.border": c.border,
     "editorIndentGuide.background1": c.border,
-    "focusBorder": c.accent,
+    focusBorder: c.accent,
     "scrollbarSlider.background": `${c.faint}33`,
     "scrollbarSlider.hoverBackground": `${c.faint}55`,
     "scrollbarSlider.activeBackground": `${c.faint}77`,

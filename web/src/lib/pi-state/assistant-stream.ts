@@ -7,14 +7,7 @@
 // write goes through `state.messages[i]` so a Svelte proxy sees it, and each
 // delta costs O(1) apart from the string append itself.
 
-import type {
-  AssistantMessage,
-  AssistantMessageEvent,
-  TextContent,
-  ThinkingContent,
-  ToolCall,
-  Usage,
-} from "../pi-types.ts";
+import type { AssistantMessage, AssistantMessageEvent, TextContent, ThinkingContent, ToolCall, Usage } from "../pi-types.ts";
 import type { SessionState } from "./session-state.ts";
 
 type Block = AssistantMessage["content"][number];
@@ -123,14 +116,7 @@ function sameUsage(a: Usage | null | undefined, b: Usage): boolean {
   const y = b.cost;
   if (x === y) return true;
   if (!x || !y) return false;
-  return (
-    x.input === y.input &&
-    x.output === y.output &&
-    x.cacheRead === y.cacheRead &&
-    x.cacheWrite === y.cacheWrite &&
-    x.total === y.total &&
-    x.totalFromProvider === y.totalFromProvider
-  );
+  return x.input === y.input && x.output === y.output && x.cacheRead === y.cacheRead && x.cacheWrite === y.cacheWrite && x.total === y.total && x.totalFromProvider === y.totalFromProvider;
 }
 
 export function applyAssistantEvent(state: SessionState, event: AssistantMessageEvent, usage: Usage | undefined): void {

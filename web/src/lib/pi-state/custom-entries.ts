@@ -87,11 +87,7 @@ export function branchCustomEntries(path: readonly SessionEntry[]): BranchItem[]
  * negative (-1, -2 … in branch order): stable while the branch grows, and
  * never one of the reducer's.
  */
-export function withBranchEntries(
-  markers: readonly TranscriptMarker[],
-  messages: readonly ConversationMessage[],
-  branch: readonly BranchItem[],
-): readonly TranscriptMarker[] {
+export function withBranchEntries(markers: readonly TranscriptMarker[], messages: readonly ConversationMessage[], branch: readonly BranchItem[]): readonly TranscriptMarker[] {
   if (branch.length === 0) return markers;
   const live = new Set<string>();
   for (const marker of markers) if (marker.kind === "customEntry") live.add(marker.entryId);

@@ -9,13 +9,7 @@ import { MAX_FAILURES, type SessionState } from "./session-state.ts";
 export const SLOW_COMMANDS: ReadonlySet<string> = new Set(["prompt", "compact", "bash"]);
 
 /** Remember a command this browser sent so its response can be matched by id. */
-export function noteCommandSent(
-  state: SessionState,
-  id: string,
-  type: string,
-  now = Date.now(),
-  command?: Readonly<Record<string, unknown>>,
-): void {
+export function noteCommandSent(state: SessionState, id: string, type: string, now = Date.now(), command?: Readonly<Record<string, unknown>>): void {
   state.pending[id] = { type, sentAt: now };
   if (type === "bash" && command !== undefined) {
     const pending = state.pending[id]!;

@@ -3,18 +3,7 @@
 // transcripts through `reduceAll`.
 
 import type { DecodedLine } from "@pier/protocol";
-import type {
-  AgentMessage,
-  ConversationMessage,
-  AssistantMessage,
-  BashExecutionMessage,
-  PiEvent,
-  RpcResponse,
-  RpcSessionState,
-  SystemMessage,
-  ThinkingLevel,
-  Model,
-} from "../pi-types.ts";
+import type { AgentMessage, ConversationMessage, AssistantMessage, BashExecutionMessage, PiEvent, RpcResponse, RpcSessionState, SystemMessage, ThinkingLevel, Model } from "../pi-types.ts";
 import { applyExtensionError, applyExtensionUiRequest, noteDialogEvidence } from "../extension-ui/extension-ui-state.ts";
 import { applyAssistantEvent, beginAssistantStream, endAssistantStream } from "./assistant-stream.ts";
 import { noteLoadedMessages } from "./loaded-messages.ts";
@@ -36,15 +25,7 @@ import {
   onTurnEnd,
   onTurnStart,
 } from "./run-events.ts";
-import {
-  createSessionState,
-  MAX_BASH_RUNS,
-  MAX_ENTRIES,
-  MAX_FAILURES,
-  MAX_INVALID_LINES,
-  startAnotherSession,
-  type SessionState,
-} from "./session-state.ts";
+import { createSessionState, MAX_BASH_RUNS, MAX_ENTRIES, MAX_FAILURES, MAX_INVALID_LINES, startAnotherSession, type SessionState } from "./session-state.ts";
 
 type AnyRecord = { type?: unknown; [key: string]: unknown };
 
@@ -173,11 +154,7 @@ function applyEvent(state: SessionState, event: PiEvent, now: number): void {
       return;
     case "extension_error":
       applyExtensionError(state.extensionUi, event, now);
-      pushBounded(
-        state.extensionErrors,
-        { extensionPath: event.extensionPath, event: event.event, error: event.error, at: now },
-        MAX_FAILURES,
-      );
+      pushBounded(state.extensionErrors, { extensionPath: event.extensionPath, event: event.event, error: event.error, at: now }, MAX_FAILURES);
       return;
     default:
       return;
@@ -230,11 +207,7 @@ function applyResponse(state: SessionState, response: RpcResponse, now: number):
   if (!response.success) {
     // Other browsers' failures are theirs to show; pi's parse failure has no id at all.
     if (mine || id === null) {
-      pushBounded(
-        state.failures,
-        { id, command: String(response.command), error: String(response.error ?? "unknown error"), at: now },
-        MAX_FAILURES,
-      );
+      pushBounded(state.failures, { id, command: String(response.command), error: String(response.error ?? "unknown error"), at: now }, MAX_FAILURES);
     }
     if (response.command === "bash" && id !== null) endBashRun(state, id, undefined, now);
     return;

@@ -72,14 +72,7 @@ const DISPOSITIONS: ReadonlySet<string> = new Set(["started", "queued", "handled
  * nothing queues, so nothing may wait for one. 0.87.1 sends no data: the
  * last disposition stays as it was (unknown).
  */
-export function onInputAnswered(
-  state: SessionState,
-  command: InputDisposition["command"],
-  id: string | null,
-  data: Record<string, unknown> | null | undefined,
-  mine: boolean,
-  now: number,
-): void {
+export function onInputAnswered(state: SessionState, command: InputDisposition["command"], id: string | null, data: Record<string, unknown> | null | undefined, mine: boolean, now: number): void {
   const disposition = data?.["disposition"];
   if (typeof disposition !== "string" || !DISPOSITIONS.has(disposition)) return;
   state.run.lastDisposition = { command, id, disposition: disposition as InputDisposition["disposition"], mine, at: now };
@@ -169,11 +162,7 @@ export function onCompactionEnd(state: SessionState, event: EventOf<"compaction_
   if (result) state.needsMessages = true;
 }
 
-export function onSummarizationRetryScheduled(
-  state: SessionState,
-  event: EventOf<"summarization_retry_scheduled">,
-  now: number,
-): void {
+export function onSummarizationRetryScheduled(state: SessionState, event: EventOf<"summarization_retry_scheduled">, now: number): void {
   state.summarizationRetry = {
     attempt: event.attempt,
     maxAttempts: event.maxAttempts,
@@ -194,11 +183,7 @@ export function onSummarizationRetryScheduled(
   });
 }
 
-export function onSummarizationRetryAttemptStart(
-  state: SessionState,
-  event: EventOf<"summarization_retry_attempt_start">,
-  now: number,
-): void {
+export function onSummarizationRetryAttemptStart(state: SessionState, event: EventOf<"summarization_retry_attempt_start">, now: number): void {
   const reason = event.source === "compaction" ? event.reason : null;
   if (state.summarizationRetry === null) {
     state.summarizationRetry = {

@@ -4,16 +4,7 @@
 // state object itself (never through a reference kept from earlier), so the
 // proxy sees every write.
 
-import type {
-  AssistantMessage,
-  ConversationMessage,
-  Model,
-  RpcSessionState,
-  SystemMessage,
-  ThinkingLevel,
-  ToolResultPayload,
-  Usage,
-} from "../pi-types.ts";
+import type { AssistantMessage, ConversationMessage, Model, RpcSessionState, SystemMessage, ThinkingLevel, ToolResultPayload, Usage } from "../pi-types.ts";
 import { createExtensionUiState, type ExtensionUiState } from "../extension-ui/extension-ui-state.ts";
 
 export type AgentStatus = "idle" | "streaming";

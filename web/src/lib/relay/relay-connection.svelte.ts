@@ -20,16 +20,7 @@
 // would send by itself (get_state, get_entries…) only take their ids, which
 // match the recorded answers, and nothing leaves the page.
 
-import {
-  CLOSE_REVOKED,
-  READ_ONLY_COMMANDS,
-  type ChildStatus,
-  type DecodedLine,
-  type DemoInfo,
-  type ExtensionUiResponse,
-  type RelayFrame,
-  type RelayRequest,
-} from "@pier/protocol";
+import { CLOSE_REVOKED, READ_ONLY_COMMANDS, type ChildStatus, type DecodedLine, type DemoInfo, type ExtensionUiResponse, type RelayFrame, type RelayRequest } from "@pier/protocol";
 import type { ConversationMessage, RpcResponse } from "../pi-types.ts";
 import { applyInvalidLine, applyRecord, noteCommandSent } from "../pi-state/reduce-record.ts";
 import { activePath, compactedHistory, type EntryIndex } from "../pi-state/entry-index.ts";
@@ -721,8 +712,7 @@ export class RelayConnection {
     const entry = this.#log("in", line.raw, line.value, at);
     const record = line.value as { type?: unknown; id?: unknown; command?: unknown; success?: unknown };
     const failuresBefore = this.session.failures.length;
-    const pendingType =
-      typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
+    const pendingType = typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
 
     // A response someone awaits via call() is shown by that caller, where the
     // person acted; only failures nobody awaits go to the global alerts.

@@ -13,7 +13,10 @@ import { CaptureWriter } from "../wire-log/capture.ts";
 const PROGRESS_MS = 500;
 
 export function captureFileName(now: number): string {
-  return `pier-capture-${new Date(now).toISOString().replace(/[:.]/g, "-").replace(/-\d{3}Z$/, "Z")}.jsonl`;
+  return `pier-capture-${new Date(now)
+    .toISOString()
+    .replace(/[:.]/g, "-")
+    .replace(/-\d{3}Z$/, "Z")}.jsonl`;
 }
 
 class WireRecording {

@@ -21,16 +21,7 @@ const SIMPLE: Record<string, RoomAction["kind"]> = {
   bash: "bash",
 };
 
-const SETTINGS = new Set([
-  "set_thinking_level",
-  "cycle_thinking_level",
-  "set_steering_mode",
-  "set_follow_up_mode",
-  "set_auto_compaction",
-  "set_auto_retry",
-  "abort_retry",
-  "abort_bash",
-]);
+const SETTINGS = new Set(["set_thinking_level", "cycle_thinking_level", "set_steering_mode", "set_follow_up_mode", "set_auto_compaction", "set_auto_retry", "abort_retry", "abort_bash"]);
 
 /** Longest dialog answer quoted in an announcement. */
 const MAX_SUMMARY = 80;

@@ -22,7 +22,10 @@ export function firstPromptOf(messages: readonly ConversationMessage[]): string 
   for (const message of messages) {
     if (message.role !== "user") continue;
     const text = typeof message.content === "string" ? message.content : message.content.map((b) => (b.type === "text" ? b.text : "")).join(" ");
-    const collapsed = text.slice(0, 4 * PROMPT_TITLE_CHARS).replace(/\s+/g, " ").trim();
+    const collapsed = text
+      .slice(0, 4 * PROMPT_TITLE_CHARS)
+      .replace(/\s+/g, " ")
+      .trim();
     if (collapsed === "") continue;
     return collapsed.length > PROMPT_TITLE_CHARS ? `${collapsed.slice(0, PROMPT_TITLE_CHARS - 1).trimEnd()}…` : collapsed;
   }

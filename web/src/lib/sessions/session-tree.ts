@@ -36,22 +36,7 @@ export interface SessionTreeData {
   leafId: string | null;
 }
 
-export type EntryKind =
-  | "user"
-  | "assistant"
-  | "tool"
-  | "bash"
-  | "system"
-  | "compaction"
-  | "branchSummary"
-  | "custom"
-  | "model"
-  | "thinking"
-  | "label"
-  | "name"
-  | "edit"
-  | "usage"
-  | "other";
+export type EntryKind = "user" | "assistant" | "tool" | "bash" | "system" | "compaction" | "branchSummary" | "custom" | "model" | "thinking" | "label" | "name" | "edit" | "usage" | "other";
 
 export interface EntryDescription {
   kind: EntryKind;

@@ -44,8 +44,7 @@ export interface NestedCallList {
   complete: boolean;
 }
 
-const asArgs = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const asArgs = (value: unknown): Record<string, unknown> | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 
 /** Depth of `id` below `callerId`: "c/1" → 0, "c/1/2" → 1. */
 function depthBelow(callerId: string, id: string): number {
@@ -128,11 +127,7 @@ export function nestedCallsSummary(list: NestedCallList): string {
 /** The view a row's expanded body shows: the live output when this page saw the call, else pi's record (arguments, error). */
 export function nestedCallView(row: NestedCallRow): ToolView {
   const payload = row.execution ? (row.execution.result ?? row.execution.partialResult) : null;
-  const content: ToolView["content"] = Array.isArray(payload?.content)
-    ? payload.content
-    : row.error !== null
-      ? [{ type: "text", text: row.error }]
-      : [];
+  const content: ToolView["content"] = Array.isArray(payload?.content) ? payload.content : row.error !== null ? [{ type: "text", text: row.error }] : [];
   const state: CardState = row.state === "unfinished" ? "cancelled" : row.state;
   return {
     name: row.name,

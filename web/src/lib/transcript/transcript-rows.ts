@@ -53,9 +53,7 @@ export function transcriptRows(
   if (history.length > 0) rows.push({ kind: "history", messages: history });
   const end = messages.length;
   // Markers sorted by where they go (stable: same place keeps arrival order).
-  const placed = markers
-    .map((marker, order) => ({ marker, at: Math.max(0, Math.min(marker.beforeIndex, end)), order }))
-    .sort((a, b) => a.at - b.at || a.order - b.order);
+  const placed = markers.map((marker, order) => ({ marker, at: Math.max(0, Math.min(marker.beforeIndex, end)), order })).sort((a, b) => a.at - b.at || a.order - b.order);
   let next = 0;
   for (let i = 0; i <= end; i++) {
     while (next < placed.length && placed[next]!.at === i) {

@@ -4,10 +4,7 @@
 // name the same things (wire-log/meaning.ts's targets are these).
 
 /** A transcript element: a message (or one block of it), a tool card, a marker. */
-export type LinkTarget =
-  | { kind: "message"; index: number; block?: number }
-  | { kind: "tool"; toolCallId: string }
-  | { kind: "marker"; seq: number };
+export type LinkTarget = { kind: "message"; index: number; block?: number } | { kind: "tool"; toolCallId: string } | { kind: "marker"; seq: number };
 
 /** Is `index` (a message) outlined as a whole? */
 export function messageLinked(highlight: LinkTarget | null, index: number): boolean {

@@ -22,17 +22,7 @@
 // an error value with a code and a line number.
 
 import { decodeBase64, encodeBase64 } from "./base64.ts";
-import {
-  applyEdits,
-  mapOffset,
-  redactCommandLine,
-  redactJsonText,
-  redactLine,
-  redactSecretsInText,
-  ToolCallTracker,
-  type Edit,
-  type RedactionOptions,
-} from "./redaction.ts";
+import { applyEdits, mapOffset, redactCommandLine, redactJsonText, redactLine, redactSecretsInText, ToolCallTracker, type Edit, type RedactionOptions } from "./redaction.ts";
 
 export const CAPTURE_TYPE = "pier-capture";
 export const CAPTURE_VERSION = 1;
@@ -56,10 +46,7 @@ export interface CaptureSender {
   name?: string;
 }
 
-export type CaptureEvent =
-  | { t: number; kind: "bytes"; bytes: Uint8Array }
-  | { t: number; kind: "frame"; text: string }
-  | { t: number; kind: "sent"; text: string; by?: CaptureSender };
+export type CaptureEvent = { t: number; kind: "bytes"; bytes: Uint8Array } | { t: number; kind: "frame"; text: string } | { t: number; kind: "sent"; text: string; by?: CaptureSender };
 
 // ---------------------------------------------------------------------------
 // Writer
@@ -328,17 +315,7 @@ export class CaptureWriter {
 // Reader
 // ---------------------------------------------------------------------------
 
-export type CaptureErrorCode =
-  | "too_large"
-  | "line_too_long"
-  | "empty"
-  | "bad_header"
-  | "unsupported_version"
-  | "bad_line"
-  | "unknown_kind"
-  | "bad_base64"
-  | "time_backwards"
-  | "truncated";
+export type CaptureErrorCode = "too_large" | "line_too_long" | "empty" | "bad_header" | "unsupported_version" | "bad_line" | "unknown_kind" | "bad_base64" | "time_backwards" | "truncated";
 
 export interface CaptureError {
   code: CaptureErrorCode;

@@ -63,8 +63,7 @@ export const COMMAND_LESSONS: Record<RpcCommandType, CommandLessons> = {
     response: {
       title: "response to follow_up: queued",
       summary: "pi queued the follow-up (queue_update shows it).",
-      body:
-        "Sent while pi is idle, it waits for the next run. pi 1.x adds data.disposition: queued, or handled when an input handler consumed it.",
+      body: "Sent while pi is idle, it waits for the next run. pi 1.x adds data.disposition: queued, or handled when an input handler consumed it.",
       docs: doc("follow_up"),
     },
   },
@@ -124,9 +123,7 @@ export const COMMAND_LESSONS: Record<RpcCommandType, CommandLessons> = {
     response: {
       title: "response to get_state",
       summary: "A snapshot: model, thinkingLevel, isStreaming, isCompacting, session id/file/name, queue modes, counts.",
-      body:
-        "model, sessionFile and sessionName are absent when unset (not null). " +
-        "isStreaming can be false between agent_end and agent_settled, so do not take it as 'the run is over'.",
+      body: "model, sessionFile and sessionName are absent when unset (not null). " + "isStreaming can be false between agent_end and agent_settled, so do not take it as 'the run is over'.",
       docs: doc("get_state"),
     },
   },
@@ -209,8 +206,8 @@ export const COMMAND_LESSONS: Record<RpcCommandType, CommandLessons> = {
     },
     response: {
       title: "response to get_available_thinking_levels",
-      summary: "data.levels lists the levels; [\"off\"] for a model without reasoning.",
-      body: "xhigh and max appear only for models that support them. A model without reasoning answers [\"off\"], not an empty list.",
+      summary: 'data.levels lists the levels; ["off"] for a model without reasoning.',
+      body: 'xhigh and max appear only for models that support them. A model without reasoning answers ["off"], not an empty list.',
       docs: doc("get_available_thinking_levels"),
     },
   },
@@ -252,9 +249,7 @@ export const COMMAND_LESSONS: Record<RpcCommandType, CommandLessons> = {
     response: {
       title: "response to compact",
       summary: "data is the compaction result: summary, firstKeptEntryId, tokensBefore, estimatedTokensAfter.",
-      body:
-        "It arrives after compaction_end. estimatedTokensAfter is a heuristic, not the provider's count. " +
-        "The transcript now starts with a compactionSummary: ask get_messages for it.",
+      body: "It arrives after compaction_end. estimatedTokensAfter is a heuristic, not the provider's count. " + "The transcript now starts with a compactionSummary: ask get_messages for it.",
       docs: doc("compact"),
     },
   },

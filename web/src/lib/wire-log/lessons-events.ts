@@ -66,7 +66,7 @@ export const EVENT_LESSONS: Record<PiEventType, LessonText> = {
     title: "message_start: a message begins",
     summary: "A message began: the system prompt, a user message, an assistant answer, a tool result or another role.",
     body:
-      "For an assistant message it is an empty snapshot (content [], stopReason \"pending\"): the content then streams in message_update deltas. " +
+      'For an assistant message it is an empty snapshot (content [], stopReason "pending"): the content then streams in message_update deltas. ' +
       "Other roles (user, toolResult, custom …) arrive complete here and again in message_end. " +
       "The system prompt arrives as role system, with named sections, at the start of a run: it is the model's instructions, not assistant output, and Pier keeps it apart from the conversation.",
     docs: MESSAGES,
@@ -169,9 +169,7 @@ export const EVENT_LESSONS: Record<PiEventType, LessonText> = {
   summarization_retry_attempt_start: {
     title: "summarization_retry_attempt_start: a summary retry begins",
     summary: "A new attempt at writing a summary started.",
-    body:
-      "source says which summary: compaction (with the compaction's reason) or branchSummary. " +
-      "It follows summarization_retry_scheduled once the delay is over.",
+    body: "source says which summary: compaction (with the compaction's reason) or branchSummary. " + "It follows summarization_retry_scheduled once the delay is over.",
     docs: RETRY,
   },
   summarization_retry_finished: {
@@ -193,17 +191,13 @@ export const EVENT_LESSONS: Record<PiEventType, LessonText> = {
   session_info_changed: {
     title: "session_info_changed: the session was renamed",
     summary: "The session's display name changed (an event beyond pi's documented table in 0.87.1).",
-    body:
-      "Wire quirk: when the name was cleared, name is absent rather than null. " +
-      "It follows set_session_name, from any client, or a rename by an extension.",
+    body: "Wire quirk: when the name was cleared, name is absent rather than null. " + "It follows set_session_name, from any client, or a rename by an extension.",
     docs: QUEUE,
   },
   thinking_level_changed: {
     title: "thinking_level_changed: a new thinking level",
     summary: "The effective thinking level changed (an event beyond pi's documented table in 0.87.1).",
-    body:
-      "Sent after set_thinking_level or cycle_thinking_level, and when a model switch clamps the level to what the new model offers. " +
-      "Show this level rather than the one you asked for.",
+    body: "Sent after set_thinking_level or cycle_thinking_level, and when a model switch clamps the level to what the new model offers. " + "Show this level rather than the one you asked for.",
     docs: QUEUE,
   },
   bash_execution_update: {
@@ -234,9 +228,7 @@ export const DELTA_LESSONS: Record<AssistantMessageEventType, LessonText> = {
   text_start: {
     title: "text_start: a text block begins",
     summary: "A text block of the answer opened at contentIndex.",
-    body:
-      "contentIndex is the block's position in the assistant message's content. " +
-      "Create an empty text block there; text_delta steps fill it and text_end gives its final text.",
+    body: "contentIndex is the block's position in the assistant message's content. " + "Create an empty text block there; text_delta steps fill it and text_end gives its final text.",
     docs: STREAM,
   },
   text_delta: {
@@ -257,9 +249,7 @@ export const DELTA_LESSONS: Record<AssistantMessageEventType, LessonText> = {
   thinking_start: {
     title: "thinking_start: reasoning begins",
     summary: "A thinking (reasoning) block opened at contentIndex.",
-    body:
-      "Models with reasoning write thinking blocks before or between text and tool calls. " +
-      "Show them apart from the answer: they are the model's working, not a reply.",
+    body: "Models with reasoning write thinking blocks before or between text and tool calls. " + "Show them apart from the answer: they are the model's working, not a reply.",
     docs: STREAM,
   },
   thinking_delta: {
@@ -293,8 +283,7 @@ export const DELTA_LESSONS: Record<AssistantMessageEventType, LessonText> = {
   toolcall_end: {
     title: "toolcall_end: the tool call is complete",
     summary: "The tool call is written out, with its parsed arguments.",
-    body:
-      "toolCall replaces the fragments. The tool does not run yet: execution (tool_execution_start) begins after the message's message_end.",
+    body: "toolCall replaces the fragments. The tool does not run yet: execution (tool_execution_start) begins after the message's message_end.",
     docs: STREAM,
   },
   done: {

@@ -35,9 +35,7 @@ export const RELAY_FRAME_TYPES = [
 
 type AssertTrue<T extends true> = T;
 // Compile-time proof that RELAY_FRAME_TYPES names every frame type.
-export type RelayFrameTypesListIsComplete = AssertTrue<
-  [Exclude<RelayFrameType, (typeof RELAY_FRAME_TYPES)[number]>] extends [never] ? true : false
->;
+export type RelayFrameTypesListIsComplete = AssertTrue<[Exclude<RelayFrameType, (typeof RELAY_FRAME_TYPES)[number]>] extends [never] ? true : false>;
 
 export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
   hello: {
@@ -67,8 +65,7 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
     title: "child_started: a new pi process",
     summary: "The relay started pi (again); a new epoch of pi's output begins.",
     body:
-      "The new pi knows nothing of commands sent to the old one: they will never be answered. " +
-      "Framing starts afresh, and the session state should be rebuilt (get_state, then the transcript).",
+      "The new pi knows nothing of commands sent to the old one: they will never be answered. " + "Framing starts afresh, and the session state should be rebuilt (get_state, then the transcript).",
   },
   child_exited: {
     title: "child_exited: pi stopped",
@@ -129,8 +126,7 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
   link_created: {
     title: "link_created: a new link's secret",
     summary: "To the driver who asked: the secret of the link just made.",
-    body:
-      "The page builds the URL from its own address, so a link made on a phone-friendly address works there. A driver link works once; a viewer link lets any number of browsers watch until it expires or is revoked.",
+    body: "The page builds the URL from its own address, so a link made on a phone-friendly address works there. A driver link works once; a viewer link lets any number of browsers watch until it expires or is revoked.",
   },
   focus: {
     title: "focus: what a driver looks at",
@@ -150,8 +146,7 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
   workspace_trust: {
     title: "workspace_trust: the folder was trusted or distrusted",
     summary: "Whether the workspace is trusted changed: a driver decided here, or pi's trust store (trust.json) changed.",
-    body:
-      "One decision serves pi and Pier. Untrusted, git runs with the repository's own commands (filters, diff drivers, submodules, lazy fetches) off and pi starts with --no-approve; trusted, both are on. source says where the decision comes from.",
+    body: "One decision serves pi and Pier. Untrusted, git runs with the repository's own commands (filters, diff drivers, submodules, lazy fetches) off and pi starts with --no-approve; trusted, both are on. source says where the decision comes from.",
   },
   error: {
     title: "error: the relay refused something",
@@ -214,6 +209,6 @@ export const OTHER_RELAY_LESSONS = {
   "request:unknown": {
     title: "A relay request Pier does not know",
     summary: "A pier.* request the relay does not offer.",
-    body: "A request whose type starts with \"pier.\" goes to the relay, not to pi. The relay answers an unknown one with an unknown_request error frame.",
+    body: 'A request whose type starts with "pier." goes to the relay, not to pi. The relay answers an unknown one with an unknown_request error frame.',
   },
 } satisfies Record<string, LessonText>;

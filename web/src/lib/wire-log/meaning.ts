@@ -146,9 +146,7 @@ function describe(value: unknown, after: SessionState): Effect {
     case "auto_retry_end": {
       const attempt = numberField(record, "attempt") ?? 0;
       const text =
-        record["success"] === true
-          ? `Retrying worked on attempt ${attempt}.`
-          : `pi gave up retrying after attempt ${attempt}: ${firstLine(stringField(record, "finalError") ?? "unknown error", 60)}.`;
+        record["success"] === true ? `Retrying worked on attempt ${attempt}.` : `pi gave up retrying after attempt ${attempt}: ${firstLine(stringField(record, "finalError") ?? "unknown error", 60)}.`;
       return { text, target: lastMarker(after, "retryEnd") };
     }
     case "summarization_retry_scheduled": {
@@ -376,10 +374,7 @@ function describeEntry(entry: JsonRecord | null, after: SessionState): Effect {
   switch (type) {
     case "context_edit":
       return {
-        text:
-          entry?.["replacement"] === null
-            ? "pi removed a message from the model's context (the failed attempt before a retry)."
-            : "pi replaced a message's content in the model's context.",
+        text: entry?.["replacement"] === null ? "pi removed a message from the model's context (the failed attempt before a retry)." : "pi replaced a message's content in the model's context.",
         target: null,
       };
     case "custom": {
@@ -440,7 +435,10 @@ function describeResponse(record: JsonRecord, after: SessionState): Effect {
     case "bash": {
       const code = numberField(data, "exitCode");
       const cancelled = data?.["cancelled"] === true;
-      return { text: cancelled ? "The bash command was cancelled." : `The bash command finished${code === null ? "" : `, exit ${code}`}; its output joins the context with the next prompt.`, target: null };
+      return {
+        text: cancelled ? "The bash command was cancelled." : `The bash command finished${code === null ? "" : `, exit ${code}`}; its output joins the context with the next prompt.`,
+        target: null,
+      };
     }
     case "compact":
       return { text: `Compaction done: ${grouped(numberField(data, "tokensBefore") ?? 0)} tokens before.`, target: null };

@@ -42,15 +42,7 @@
 //   extension's own message, or a prompt whose answer this browser missed).
 
 import { EXTENSION_UI_DIALOG_METHODS } from "@pier/protocol";
-import {
-  asRecord,
-  clientIdOfCommandId,
-  recordType,
-  stringField,
-  type JsonRecord,
-  type WireEntry,
-  type WireSender,
-} from "./wire-entry.ts";
+import { asRecord, clientIdOfCommandId, recordType, stringField, type JsonRecord, type WireEntry, type WireSender } from "./wire-entry.ts";
 
 export type PairOutcome =
   /** Waiting for pi. */
@@ -276,14 +268,7 @@ function onSent(state: PairingState, entry: WireEntry, record: JsonRecord, type:
   }
 }
 
-function close(
-  state: PairingState,
-  pair: CommandPair,
-  outcome: Exclude<PairOutcome, "pending">,
-  seq: number | null,
-  at: number | null,
-  error?: string,
-): void {
+function close(state: PairingState, pair: CommandPair, outcome: Exclude<PairOutcome, "pending">, seq: number | null, at: number | null, error?: string): void {
   pair.outcome = outcome;
   pair.ok = outcome === "ok";
   if (error !== undefined) pair.error = error;

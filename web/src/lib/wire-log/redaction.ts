@@ -34,8 +34,7 @@ const WRITE_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 const PATH_KEYS: ReadonlySet<string> = new Set(["path", "file_path", "filePath"]);
 
 /** Quick tests: could this text hold a secret at all? (Both false means certainly not.) */
-const MIGHT_HOLD_SECRET =
-  /sk-|gh[pousr]_|github_pat_|xox[abposr]-|eyJ|AKIA|ASIA|AIza|PRIVATE KEY|API_?KEY|APIKEY|TOKEN|SECRET|PASSW|\\u/;
+const MIGHT_HOLD_SECRET = /sk-|gh[pousr]_|github_pat_|xox[abposr]-|eyJ|AKIA|ASIA|AIza|PRIVATE KEY|API_?KEY|APIKEY|TOKEN|SECRET|PASSW|\\u/;
 const MIGHT_HOLD_SECRET_ANY_CASE =
   /bearer|basic|[?&#;][a-z_]+=|(?:token|secret|password|passwd|api_?key|api-key|apikey|authorization|cookie|private_?key|credentials?)"\s*:|--[a-z-]*(?:key|token|secret|password)/i;
 
@@ -235,4 +234,3 @@ export function redactJsonText(text: string, options: RedactionOptions): string 
   const edits = redactLine(bytes, options, null);
   return edits.length === 0 ? text : decoder.decode(applyEdits(bytes, edits));
 }
-

@@ -223,17 +223,7 @@ function forget(model: TimelineModel, item: Bar | Instant): void {
   }
 }
 
-function openBar(
-  model: TimelineModel,
-  laneId: string,
-  row: string,
-  kind: BarKind,
-  label: string,
-  at: number,
-  seq: number,
-  parent: Bar | null,
-  extra: Partial<Bar> = {},
-): Bar {
+function openBar(model: TimelineModel, laneId: string, row: string, kind: BarKind, label: string, at: number, seq: number, parent: Bar | null, extra: Partial<Bar> = {}): Bar {
   const data = laneId === "pi" ? piLane(model) : laneData(model, laneId, "extension-ui", "extension UI");
   const bar: Bar = {
     id: model.nextId++,

@@ -219,11 +219,7 @@ export class DocumentsStore {
       if (edit) {
         const start = model.getPositionAt(edit.start);
         const end = model.getPositionAt(edit.end);
-        model.pushEditOperations(
-          [],
-          [{ range: { startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: edit.text }],
-          () => null,
-        );
+        model.pushEditOperations([], [{ range: { startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: edit.text }], () => null);
       }
       buffer.cleanAltId = model.getAlternativeVersionId();
     }

@@ -6,14 +6,7 @@
 // (a live session will be served under its own path, e.g. `/live/<id>`).
 
 import { WORKSPACE_API_PATHS as PATHS } from "@pier/protocol";
-import type {
-  ContentResponse,
-  GitHeadResponse,
-  GitStatusResponse,
-  SaveResponse,
-  TreeResponse,
-  WorkspaceEntryType,
-} from "./workspace-api-types.ts";
+import type { ContentResponse, GitHeadResponse, GitStatusResponse, SaveResponse, TreeResponse, WorkspaceEntryType } from "./workspace-api-types.ts";
 
 export class FilesApiError extends Error {
   readonly status: number;

@@ -6,7 +6,10 @@
 const KEY = "open=";
 
 /** The workspace path the address asks to open, if any (the hash is removed). */
-export function takeOpenRequest(where: Pick<Location, "hash" | "pathname" | "search"> = location, replace: (url: string) => void = (url) => history.replaceState(history.state, "", url)): string | null {
+export function takeOpenRequest(
+  where: Pick<Location, "hash" | "pathname" | "search"> = location,
+  replace: (url: string) => void = (url) => history.replaceState(history.state, "", url),
+): string | null {
   if (!where.hash.startsWith(`#${KEY}`)) return null;
   let path: string;
   try {

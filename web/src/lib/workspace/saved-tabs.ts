@@ -26,9 +26,7 @@ export function loadSavedTabs(cwd: string): SavedTabs {
     const parsed: unknown = JSON.parse(globalThis.localStorage?.getItem(savedTabsKey(cwd)) ?? "null");
     if (typeof parsed !== "object" || parsed === null) return { paths: [], active: null };
     const record = parsed as { paths?: unknown; active?: unknown };
-    const paths = Array.isArray(record.paths)
-      ? [...new Set(record.paths.filter((p): p is string => typeof p === "string" && p !== ""))].slice(0, MAX_SAVED_TABS)
-      : [];
+    const paths = Array.isArray(record.paths) ? [...new Set(record.paths.filter((p): p is string => typeof p === "string" && p !== ""))].slice(0, MAX_SAVED_TABS) : [];
     const active = typeof record.active === "string" && paths.includes(record.active) ? record.active : null;
     return { paths, active };
   } catch {

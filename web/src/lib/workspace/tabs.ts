@@ -59,7 +59,10 @@ export function activateTab(state: TabsState, id: string): boolean {
 /** Moves the active tab by `delta` places in the activation order (Ctrl+Tab-like). */
 export function cycleTab(state: TabsState, delta: number): void {
   if (state.tabs.length === 0) return;
-  const index = Math.max(0, state.tabs.findIndex((t) => t.id === state.activeId));
+  const index = Math.max(
+    0,
+    state.tabs.findIndex((t) => t.id === state.activeId),
+  );
   const next = (index + delta + state.tabs.length * 16) % state.tabs.length;
   state.activeId = state.tabs[next]!.id;
 }
