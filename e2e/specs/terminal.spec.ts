@@ -104,6 +104,20 @@ test("on a phone the shell fills the sheet", UI_ONLY, async ({ page, pier }) => 
   const [, rows, cols] = /size-(\d+)x(\d+)-/.exec((await screen(panel).textContent())!)!.map(Number);
   expect(cols).toBeLessThan(60);
   expect(rows).toBeGreaterThan(20);
+  // Every tab is readable whole on its own row, beside the actions a finished command brings ("Commands" was cut to "Commar").
+  await dock.getByRole("button", { name: "Commands" }).click();
+  await page.getByRole("textbox", { name: "Shell command" }).fill("echo hi");
+  await page.keyboard.press("Enter");
+  await expect(dock.getByRole("button", { name: "Clear finished" })).toBeVisible();
+  for (const name of ["Commands", (await tab.textContent())!.trim(), "+ Shell"]) {
+    const whole = await dock.getByRole("button", { name, exact: true }).evaluate((el) => {
+      // Not cut by the tab row's scroll box, nor by the screen.
+      const box = el.getBoundingClientRect();
+      const row = el.closest("[role=group]")?.getBoundingClientRect() ?? box;
+      return box.left >= row.left - 0.5 && box.right <= row.right + 0.5 && box.right <= window.innerWidth;
+    });
+    expect(whole, name).toBe(true);
+  }
   if (SHOTS) await page.screenshot({ path: join(SHOTS, "terminal-390x844.png") });
 });
 
