@@ -48,6 +48,19 @@ test("nested tool calls show inside their caller's card, with durations, live an
   await check();
 });
 
+test("on a phone, a card whose header sums up its nested calls still says its state whole", async ({ page, pier }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(pier.url);
+  await send(page, "nest");
+  await expect(conversation(page).getByText("Done nesting.")).toBeVisible({ timeout: 20_000 });
+  const head = cards(page).first().locator("> button.head");
+  await expect(head).toContainText("nested calls");
+  const status = head.locator(".status");
+  await expect(status).toHaveText(/\S/);
+  // The summary gives way (an ellipsis), not the state at the end of the line.
+  expect(await status.evaluate((el) => el.getBoundingClientRect().right <= el.closest("button")!.getBoundingClientRect().right + 0.5)).toBe(true);
+});
+
 test("a prompt an extension handles starts no run, and nothing is left waiting", async ({ page, pier }) => {
   await page.goto(pier.url);
   await send(page, "/probe-handled");
