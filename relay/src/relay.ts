@@ -235,7 +235,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     pi: primary.pi,
     live,
     notice: (level, message) => primary.notice(level, message),
-    close: () => closeRelay(server, wss, live, board!),
+    close: async () => {
+      // The board as it is now, whatever change was still waiting to be written (board-memory.ts).
+      await memory?.note(boardToRemember(live, worktrees));
+      await closeRelay(server, wss, live, board!);
+    },
   };
 }
 

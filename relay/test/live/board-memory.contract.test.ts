@@ -121,6 +121,8 @@ describe("the board across restarts", () => {
     await reopened.close();
 
     // A second pier on the same board while this one runs: an empty board, and the first's file is left alone.
+    // (Once the archive above is written: board changes are written a moment after they happen.)
+    await expect.poll(() => readFileSync(file, "utf8")).not.toContain("pier-board-next-");
     const before = readFileSync(file, "utf8");
     const intruder = await startOn(stateHome, home);
     expect((await cards(intruder)).map((card) => card.id)).toEqual(["1"]);
