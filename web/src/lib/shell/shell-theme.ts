@@ -1,10 +1,11 @@
-// The real terminal's colours: the dark palette the bash panels use, with a visible cursor.
+// The terminals' colours: one dark palette for pi's bash panels (output only:
+// the cursor is hidden in the background) and the real shells (a visible cursor).
 import type { ITheme } from "@xterm/xterm";
 
-export const SHELL_THEME: ITheme = {
+export const PANEL_THEME: ITheme = {
   background: "#15161a",
   foreground: "#e4e4e8",
-  cursor: "#e4e4e8",
+  cursor: "#15161a",
   cursorAccent: "#15161a",
   selectionBackground: "#3b4a7a",
   black: "#2c2d34",
@@ -24,3 +25,5 @@ export const SHELL_THEME: ITheme = {
   brightCyan: "#b3f0ff",
   brightWhite: "#ffffff",
 };
+
+export const SHELL_THEME: ITheme = { ...PANEL_THEME, cursor: "#e4e4e8" };
