@@ -9,3 +9,4 @@ export * from "./secrets.ts";
 export * from "./live-api.ts";
 export * from "./pi-origin.ts";
 export * from "./terminal-api.ts";
+export * from "./search-api.ts";

@@ -16,6 +16,7 @@ import { handleTerminalHttp } from "../terminal/terminal-api.ts";
 import { GitDirWatcher, locateGitDir } from "../workspace/git-dir-watcher.ts";
 import { GitFacts } from "../workspace/git-facts.ts";
 import { createWorkspaceApi } from "../workspace/workspace-api.ts";
+import { handleSearchHttp, type SearchApiDeps } from "../workspace/search-api.ts";
 import { WorkspaceFiles } from "../workspace/workspace-files.ts";
 import { WorkspaceWatcher } from "../workspace/workspace-watcher.ts";
 import { WorkspaceTrustService } from "../workspace-trust-service.ts";
@@ -55,6 +56,8 @@ export class LiveSession {
   readonly #watcher: WorkspaceWatcher;
   readonly #gitWatcher: GitDirWatcher;
   readonly #workspaceApi: (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
+  /** Search and replace across the workspace's files (workspace/search-api.ts). */
+  readonly #search: SearchApiDeps;
   /** Who made each HTTP change, to say so to everyone ("Ada saved src/app.ts"). */
   readonly #grants = new WeakMap<IncomingMessage, Grant>();
   #closed = false;
@@ -130,6 +133,11 @@ export class LiveSession {
       isDriver: (request) => this.#grants.get(request)?.role === "driver",
       onChanged: (request, change) => this.bridge.room.announceActivity(this.#grants.get(request) ?? null, change),
     });
+    this.#search = {
+      files: workspace,
+      log: options.log,
+      onReplaced: (request, path) => this.bridge.room.announceActivity(this.#grants.get(request) ?? null, { action: "saved", path }),
+    };
     const announceGitMoved = () => {
       hub.broadcastFrame({ type: "workspace_changed", paths: [], git: true });
       void this.#refreshBranch(options.onSummaryChange);
@@ -265,6 +273,7 @@ export class LiveSession {
     this.#grants.set(request, grant);
     if (await handleTerminalHttp(this.terminals, request, response, url, grant)) return true;
     if (await this.sessions.handleHttp(request, response, url, grant.id)) return true;
+    if (await handleSearchHttp(this.#search, request, response, url, grant)) return true;
     return this.#workspaceApi(request, response, url);
   }
 
