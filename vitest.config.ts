@@ -62,6 +62,9 @@ export default defineConfig({
             "relay/test/relay/which-pi.contract.test.ts",
             "relay/test/workspace/workspace-api.contract.test.ts",
             "relay/test/workspace/git-repo-commands.contract.test.ts",
+            // git's commits, branches and remotes: pi only starts, as any pi does.
+            "relay/test/workspace/git-actions.contract.test.ts",
+            "relay/test/workspace/git-actions-http.contract.test.ts",
             // git's worktrees, merges and discards; the relay's fan-out to many
             // viewers and its queues for a stalled one; an SSH tunnel: pi only
             // starts and prints, as any pi does.

@@ -154,7 +154,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     // Viewers look: anything that changes the workspace needs a driver.
     if (grant.role !== "driver" && request.method !== "GET" && request.method !== "HEAD") {
       request.resume();
-      return sendApiError(response, 403, "forbidden", "Viewers can look, not change: only a driver can save, create, rename or delete files, or start and stop agents.");
+      return sendApiError(
+        response,
+        403,
+        "forbidden",
+        "Viewers can look, not change: only a driver can save, create, rename or delete files, commit, change branches, pull or push, or start and stop agents.",
+      );
     }
     if (await handleWorktreesApi(worktrees, live, request, response, url, grant)) return;
     if (await handleLiveApi(live, request, response, url, grant)) return;

@@ -14,6 +14,15 @@ export const WORKSPACE_API_PATHS = {
   delete: "/api/files/delete",
   gitStatus: "/api/git/status",
   gitHead: "/api/git/head",
+  /** GET: branches, HEAD and what the commit box needs (git-actions below). */
+  gitRepo: "/api/git/repo",
+  gitCommit: "/api/git/commit",
+  gitBranchCreate: "/api/git/branch/create",
+  gitBranchSwitch: "/api/git/branch/switch",
+  gitBranchDelete: "/api/git/branch/delete",
+  gitPull: "/api/git/pull",
+  gitPush: "/api/git/push",
+  gitInit: "/api/git/init",
 } as const;
 
 export const WORKSPACE_LIMITS = {
@@ -79,6 +88,31 @@ export type WorkspaceErrorCode =
   | "too_many_terminals"
   /** 503: shells cannot be opened on this machine (the PTY library did not load). */
   | "terminal_unavailable"
+  /** 403: committing, branches, pull and push are for drivers (a viewer only reads the branch list). */
+  | "driver_only"
+  /** 403: the change runs this repository's own hooks, which run only in a trusted folder. */
+  | "not_trusted"
+  /** 409: the workspace is not in a git repository (offer `git init`); or it already is one (init refused). */
+  | "not_a_repo"
+  | "already_a_repo"
+  /** 409: nothing is staged for a commit. */
+  | "nothing_staged"
+  /** 409: git does not know the user's name and email (`git config --global user.name …`). */
+  | "no_identity"
+  /** 409: another git process holds the repository's index.lock. */
+  | "git_locked"
+  /** 400: git refuses the branch name (`git check-ref-format --branch`). */
+  | "bad_branch_name"
+  /** 409: the branch holds commits not merged anywhere: deleting it needs `force: true`. */
+  | "branch_not_merged"
+  /** 409: no remote is configured (pull/push), or the branch has no upstream to pull from. */
+  | "no_remote"
+  /** 409: the pull cannot fast-forward (the branches diverged): nothing changed. */
+  | "not_fast_forward"
+  /** 409: git refused or failed; `output` (GitFailedExtra) holds its own words, hooks' output included. */
+  | "git_failed"
+  /** 504: git did not finish in time (a remote that does not answer). */
+  | "git_timeout"
   /** 507 */
   | "no_space"
   /** 500 */
@@ -200,3 +234,68 @@ export type GitHeadResponse = {
   /** Why content is null, when it is. */
   reason?: "not_in_head" | "not_a_repo" | "binary" | "too_large";
 };
+
+// --- git actions: GET /api/git/repo; POST commit, branch/*, pull, push, init ----
+//
+// Who may: GET /api/git/repo everyone with the session cookie (viewers
+// included: branch names and ahead/behind hold no file contents). Every POST
+// a driver's only (403 driver_only for a viewer). commit, branch
+// create/switch/delete, pull and push run the repository's own hooks, so
+// they also need the folder trusted (403 not_trusted); init runs none and
+// only needs a driver. Errors from git carry its own words in `output`.
+
+/** Extra fields of a `git_failed` (and `not_fast_forward`, `branch_not_merged`, `nothing_staged`…) error body. */
+export type GitFailedExtra = { output: string };
+
+export type GitBranch = {
+  name: string;
+  current: boolean;
+  /** Short name of the upstream ("origin/main"); null when none is set. */
+  upstream: string | null;
+  /** Commits on this branch not on its upstream, and the reverse (0 without an upstream). */
+  ahead: number;
+  behind: number;
+  /** The upstream is set but its remote branch is gone. */
+  upstreamGone?: boolean;
+};
+
+export type GitOperationKind = "merge" | "rebase" | "cherry-pick" | "revert";
+
+export type GitRepoResponse =
+  | { isRepo: false }
+  | {
+      isRepo: true;
+      head: {
+        /** The current branch (also when it has no commit yet); null when HEAD is detached. */
+        branch: string | null;
+        /** HEAD's commit (abbreviated); null when the branch has no commit yet. */
+        commit: string | null;
+      };
+      /** Local branches by name (at most 1,000; then `truncated`). */
+      branches: GitBranch[];
+      truncated?: boolean;
+      remotes: string[];
+      /** A merge, rebase, cherry-pick or revert under way; `onto` names what is merged or rebased when git says. */
+      operation: { kind: GitOperationKind; onto: string | null } | null;
+      /** Files with unresolved conflicts. */
+      conflicted: number;
+      /** Files staged for the next commit. */
+      staged: number;
+      /** The last commit's message, for amending; null with no commit. */
+      lastCommit: { commit: string; message: string } | null;
+      /** Another git holds index.lock: changes would fail. */
+      locked: boolean;
+    };
+
+export type GitCommitRequest = { message: string; amend?: boolean };
+/** `output`: what git and the hooks printed. */
+export type GitCommitResponse = { commit: string; subject: string; output: string };
+
+export type GitBranchRequest = { name: string };
+/** `force` deletes a branch whose commits are not merged (the page asks first). */
+export type GitBranchDeleteRequest = { name: string; force?: boolean };
+export type GitBranchResponse = { name: string; output: string };
+
+/** Pull is `--ff-only` from the branch's upstream; push sets the upstream (`-u origin <branch>`) when the branch has none. */
+export type GitRemoteResponse = { branch: string; output: string };
+export type GitInitResponse = { output: string };

@@ -132,6 +132,8 @@ export class LiveSession {
       // Viewers do not read files that may hold secrets (workspace/viewer-reads.ts).
       isDriver: (request) => this.#grants.get(request)?.role === "driver",
       onChanged: (request, change) => this.bridge.room.announceActivity(this.#grants.get(request) ?? null, change),
+      // A branch made or deleted, or a push, moves refs the git-dir watcher does not watch: every page hears of it at once.
+      onGitChanged: () => announceGitMoved(),
     });
     this.#search = {
       files: workspace,

@@ -25,7 +25,7 @@ const MAX_STATUS_BYTES = 32 * 1024 * 1024;
 export const MAX_GIT_CHANGES = 10_000;
 
 /** Variables that would point git at another repository or index than the workspace's. */
-const REDIRECTING_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_COMMON_DIR"];
+export const REDIRECTING_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_COMMON_DIR"];
 
 type GitResult = { ok: true; stdout: Buffer } | { ok: false; tooLarge: boolean; exitCode: number | null };
 

@@ -6,7 +6,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_API_PATHS, WORKSPACE_LIMITS } from "@pier/protocol";
 import { isSameOrigin } from "../access-control.ts";
+import { createBranch, deleteBranch, switchBranch } from "./git-branches.ts";
+import { commitStaged } from "./git-commit.ts";
 import type { GitFacts } from "./git-facts.ts";
+import { initRepository, pull, push } from "./git-remote.ts";
+import { readRepoState } from "./git-repo-state.ts";
+import { GitRunner } from "./git-run.ts";
 import { readJsonObject, sendApiError, sendJson } from "./json-http.ts";
 import { WorkspaceError } from "./workspace-error.ts";
 import type { WorkspaceFiles } from "./workspace-files.ts";
@@ -25,6 +30,14 @@ type Route = {
   run: (url: URL, body: Record<string, unknown>, request: IncomingMessage) => Promise<unknown>;
   /** What a successful run changed (routes that change nothing have none). */
   changed?: (body: Record<string, unknown>) => WorkspaceChange;
+  /**
+   * Who may, beyond the session cookie: "driver" (a viewer gets 403
+   * driver_only), "trusted" (a driver, in a folder whose own hooks may run,
+   * else 403 not_trusted). Absent: everyone the relay let in.
+   */
+  access?: "driver" | "trusted";
+  /** A success moved the repository (refs the git-dir watcher does not see): every page is told. */
+  movesGit?: true;
 };
 
 export function createWorkspaceApi(deps: {
@@ -43,11 +56,18 @@ export function createWorkspaceApi(deps: {
   isDriver?: (request: IncomingMessage) => boolean;
   /** Told after each successful change, with the request that made it. */
   onChanged?: (request: IncomingMessage, change: WorkspaceChange) => void;
+  /** Told after a git action succeeded (a commit, a branch made or deleted, a push): every page reloads what git says. */
+  onGitChanged?: () => void;
 }): WorkspaceApiHandler {
   const { files, git, log } = deps;
   const isDriver = (request: IncomingMessage) => deps.isDriver?.(request) === true;
   const repoCommands = async (request: IncomingMessage) => (await deps.repoCommands?.(request)) === true;
   const small = WORKSPACE_LIMITS.maxBodyBytes;
+  const gitRunner = async () => new GitRunner(await files.paths.rootReal());
+  /** A git action (git-commit.ts, git-branches.ts, git-remote.ts): a driver's, in a trusted folder unless it runs no hook. */
+  const gitAction = (run: (git: GitRunner, body: Record<string, unknown>) => Promise<unknown>, access: "driver" | "trusted" = "trusted"): Route[] => [
+    { method: "POST", bodyLimit: small, access, movesGit: true, run: async (_url, body) => run(await gitRunner(), body) },
+  ];
   const routes = new Map<string, Route[]>([
     [WORKSPACE_API_PATHS.tree, [{ method: "GET", run: () => files.tree() }]],
     [
@@ -91,7 +111,28 @@ export function createWorkspaceApi(deps: {
         },
       ],
     ],
+    // Branches and ahead/behind hold no file contents: viewers read them too (hooks stay off for everyone here).
+    [WORKSPACE_API_PATHS.gitRepo, [{ method: "GET", run: async () => readRepoState(await gitRunner()) }]],
+    [WORKSPACE_API_PATHS.gitCommit, gitAction(commitStaged)],
+    [WORKSPACE_API_PATHS.gitBranchCreate, gitAction(createBranch)],
+    [WORKSPACE_API_PATHS.gitBranchSwitch, gitAction(switchBranch)],
+    [WORKSPACE_API_PATHS.gitBranchDelete, gitAction(deleteBranch)],
+    [WORKSPACE_API_PATHS.gitPull, gitAction((git) => pull(git))],
+    [WORKSPACE_API_PATHS.gitPush, gitAction((git) => push(git))],
+    // A folder with no repository has no hooks of its own to distrust.
+    [WORKSPACE_API_PATHS.gitInit, gitAction((git) => initRepository(git), "driver")],
   ]);
+
+  const checkAccess = async (access: "driver" | "trusted", request: IncomingMessage) => {
+    if (!isDriver(request)) refusedAccess();
+    if (access === "trusted" && !(await repoCommands(request))) {
+      throw new WorkspaceError(
+        403,
+        "not_trusted",
+        "Committing, changing branches, pulling and pushing run this repository's own hooks, which pier runs only in a trusted folder: trust this folder first (the banner above the chat).",
+      );
+    }
+  };
 
   return async (request, response, url) => {
     if (!url.pathname.startsWith("/api/")) return false;
@@ -117,9 +158,11 @@ export function createWorkspaceApi(deps: {
         }
         body = await readJsonObject(request, route.bodyLimit ?? small);
       }
+      if (route.access !== undefined) await checkAccess(route.access, request);
       const result = await route.run(url, body, request);
       sendJson(response, 200, result);
       if (route.changed) deps.onChanged?.(request, route.changed(body));
+      if (route.movesGit) deps.onGitChanged?.();
     } catch (error) {
       if (!(error instanceof WorkspaceError)) {
         log(`workspace API ${request.method} ${url.pathname} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -140,6 +183,10 @@ export function createWorkspaceApi(deps: {
     }
     return true;
   };
+}
+
+function refusedAccess(): never {
+  throw new WorkspaceError(403, "driver_only", "Only a driver can commit, change branches, pull, push or make a repository: you joined this session as a viewer.");
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
