@@ -3,6 +3,7 @@ export * from "./relay-frames.ts";
 export * from "./pi/index.ts";
 export * from "./command-guard.ts";
 export * from "./workspace-api.ts";
+export * from "./git-review-api.ts";
 export * from "./sessions-api.ts";
 export * from "./presence.ts";
 export * from "./secrets.ts";

@@ -13,6 +13,11 @@ export const WORKSPACE_API_PATHS = {
   rename: "/api/files/rename",
   delete: "/api/files/delete",
   gitStatus: "/api/git/status",
+  /** The hunk review (git-review-api.ts): GET a file's diff; POST stage, unstage, revert (drivers only). */
+  gitDiff: "/api/git/diff",
+  gitStage: "/api/git/stage",
+  gitUnstage: "/api/git/unstage",
+  gitRevert: "/api/git/revert",
   gitHead: "/api/git/head",
   /** GET: branches, HEAD and what the commit box needs (git-actions below). */
   gitRepo: "/api/git/repo",
@@ -79,6 +84,10 @@ export type WorkspaceErrorCode =
   | "not_empty"
   /** 409: the file changed since `baseVersion` (see `SaveConflictResponse`). */
   | "conflict"
+  /** 409: the hunk or file is no longer what the page showed (changed meanwhile): refresh the diff. */
+  | "stale_change"
+  /** 409: the change cannot be made from the page (a hunk of a conflicted or binary file, a submodule…); the message says why. */
+  | "unsupported_change"
   /** 413: the request body is too large. */
   | "payload_too_large"
   /** 415: the request body is not JSON, or the path is not a regular file (a folder, FIFO, socket or device). */
@@ -215,6 +224,13 @@ export type GitChange = {
   status: GitChangeStatus;
   /** For "renamed": the old path (workspace-relative, or repository-relative if outside the workspace). */
   from?: string;
+  /**
+   * git's own two letters (`git status --porcelain`): `index` is the staged
+   * side (HEAD → index), `worktree` the unstaged one (index → working tree);
+   * " " unchanged, M, T, A, D, R, C, U (conflict), "?" untracked.
+   */
+  index?: string;
+  worktree?: string;
 };
 
 export type GitStatusResponse = {

@@ -137,7 +137,7 @@ export function parsePorcelainZ(output: string, prefix: string, limit: number): 
     const status = classify(x, y);
     if (status === null) continue;
     if (changes.length >= limit) return { changes, truncated: true };
-    const change: GitChange = { path: repoPath.slice(prefix.length), status };
+    const change: GitChange = { path: repoPath.slice(prefix.length), status, index: x, worktree: y };
     if (status === "renamed" && repoFrom !== undefined) {
       change.from = repoFrom.startsWith(prefix) ? repoFrom.slice(prefix.length) : repoFrom;
     }

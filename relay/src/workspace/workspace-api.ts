@@ -4,11 +4,12 @@
 // change (PUT/POST) must in addition carry the page's own Origin, which
 // browsers send and other local programs or old-style forms would not.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { WORKSPACE_API_PATHS, WORKSPACE_LIMITS } from "@pier/protocol";
+import { WORKSPACE_API_PATHS, WORKSPACE_LIMITS, type GitReviewRequest } from "@pier/protocol";
 import { isSameOrigin } from "../access-control.ts";
 import { createBranch, deleteBranch, switchBranch } from "./git-branches.ts";
 import { commitStaged } from "./git-commit.ts";
 import type { GitFacts } from "./git-facts.ts";
+import { GitReview } from "./git-review.ts";
 import { initRepository, pull, push } from "./git-remote.ts";
 import { readRepoState } from "./git-repo-state.ts";
 import { GitRunner } from "./git-run.ts";
@@ -63,6 +64,18 @@ export function createWorkspaceApi(deps: {
   const isDriver = (request: IncomingMessage) => deps.isDriver?.(request) === true;
   const repoCommands = async (request: IncomingMessage) => (await deps.repoCommands?.(request)) === true;
   const small = WORKSPACE_LIMITS.maxBodyBytes;
+  const review = new GitReview(files);
+  /** Stage, unstage, revert: a driver's only (checked before anything is read); an edited hunk's text may be as large as a save. */
+  const reviewAction = (run: (body: GitReviewRequest, options: { repoCommands: boolean }) => Promise<unknown>): Route[] => [
+    {
+      method: "POST",
+      bodyLimit: WORKSPACE_LIMITS.maxSaveBodyBytes,
+      run: async (_url, body, request) => {
+        if (!isDriver(request)) throw new WorkspaceError(403, "driver_only", "Only a driver can stage, unstage or revert changes: you joined this session as a viewer.");
+        return run(body as GitReviewRequest, { repoCommands: await repoCommands(request) });
+      },
+    },
+  ];
   const gitRunner = async () => new GitRunner(await files.paths.rootReal());
   /** A git action (git-commit.ts, git-branches.ts, git-remote.ts): a driver's, in a trusted folder unless it runs no hook. */
   const gitAction = (run: (git: GitRunner, body: Record<string, unknown>) => Promise<unknown>, access: "driver" | "trusted" = "trusted"): Route[] => [
@@ -99,6 +112,24 @@ export function createWorkspaceApi(deps: {
       [{ method: "POST", bodyLimit: small, run: (_url, body) => files.delete(body.path, body.recursive), changed: (body) => ({ action: "deleted", path: String(body.path) }) }],
     ],
     [WORKSPACE_API_PATHS.gitStatus, [{ method: "GET", run: async (_url, _body, request) => git.status({ repoCommands: await repoCommands(request) }) }]],
+    // The hunk review (git-review.ts): a viewer reads a diff where it may read the file; only a driver changes the index or the file.
+    [
+      WORKSPACE_API_PATHS.gitDiff,
+      [
+        {
+          method: "GET",
+          run: async (url, _body, request) => {
+            const path = url.searchParams.get("path");
+            const from = url.searchParams.get("from");
+            if (!isDriver(request)) for (const each of from === null ? [path] : [path, from]) await files.checkViewerMayReadHead(each);
+            return review.diff(path, url.searchParams.get("staged") === "1", from, { repoCommands: await repoCommands(request) });
+          },
+        },
+      ],
+    ],
+    [WORKSPACE_API_PATHS.gitStage, reviewAction((body, options) => review.stage(body, options))],
+    [WORKSPACE_API_PATHS.gitUnstage, reviewAction((body, options) => review.unstage(body, options))],
+    [WORKSPACE_API_PATHS.gitRevert, reviewAction((body, options) => review.revert(body, options))],
     [
       WORKSPACE_API_PATHS.gitHead,
       [

@@ -13,12 +13,12 @@ describe("parsePorcelainZ", () => {
     const output = [" M sub/a.ts", "?? sub/new file.txt", "R  sub/to.ts", "sub/from.ts", "UU sub/c.ts", "A  other/x.ts", " D sub/gone.ts", "AM sub/added.ts", ""].join("\0");
     expect(parsePorcelainZ(output, "sub/", 100)).toEqual({
       changes: [
-        { path: "a.ts", status: "modified" },
-        { path: "new file.txt", status: "untracked" },
-        { path: "to.ts", status: "renamed", from: "from.ts" },
-        { path: "c.ts", status: "conflicted" },
-        { path: "gone.ts", status: "deleted" },
-        { path: "added.ts", status: "added" },
+        { path: "a.ts", status: "modified", index: " ", worktree: "M" },
+        { path: "new file.txt", status: "untracked", index: "?", worktree: "?" },
+        { path: "to.ts", status: "renamed", index: "R", worktree: " ", from: "from.ts" },
+        { path: "c.ts", status: "conflicted", index: "U", worktree: "U" },
+        { path: "gone.ts", status: "deleted", index: " ", worktree: "D" },
+        { path: "added.ts", status: "added", index: "A", worktree: "M" },
       ],
       truncated: false,
     });
@@ -28,8 +28,8 @@ describe("parsePorcelainZ", () => {
     const output = ["?? a", "?? b", "?? c", ""].join("\0");
     expect(parsePorcelainZ(output, "", 2)).toEqual({
       changes: [
-        { path: "a", status: "untracked" },
-        { path: "b", status: "untracked" },
+        { path: "a", status: "untracked", index: "?", worktree: "?" },
+        { path: "b", status: "untracked", index: "?", worktree: "?" },
       ],
       truncated: true,
     });

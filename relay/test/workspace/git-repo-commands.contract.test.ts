@@ -135,7 +135,7 @@ describe("git with the repository's own commands off", () => {
     await writeFile(join(repo, "a.txt"), "changed\n");
     const gitFacts = await facts(repo);
     for (const repoCommands of [false, true]) {
-      expect((await gitFacts.status({ repoCommands })).changes).toEqual([{ path: "a.txt", status: "modified" }]);
+      expect((await gitFacts.status({ repoCommands })).changes).toEqual([{ path: "a.txt", status: "modified", index: " ", worktree: "M" }]);
       expect(await gitFacts.head("a.txt", { repoCommands })).toEqual({ path: "a.txt", content: "hello\n" });
     }
     expect(["textconv", "diff-command", "external"].filter(marked)).toEqual([]);
@@ -149,8 +149,8 @@ describe("git with the repository's own commands off", () => {
       isRepo: true,
       branch: "main",
       changes: [
-        { path: "a.txt", status: "modified" },
-        { path: "new.txt", status: "untracked" },
+        { path: "a.txt", status: "modified", index: " ", worktree: "M" },
+        { path: "new.txt", status: "untracked", index: "?", worktree: "?" },
       ],
     });
   });

@@ -365,8 +365,8 @@ describe("workspace API", () => {
       expect(answer.status).toBe(200);
       expect(answer.json.isRepo).toBe(true);
       expect(answer.json.branch).toBe("main");
-      expect(answer.json.changes).toContainEqual({ path: "README.md", status: "modified" });
-      expect(answer.json.changes).toContainEqual({ path: "untracked.txt", status: "untracked" });
+      expect(answer.json.changes).toContainEqual({ path: "README.md", status: "modified", index: " ", worktree: "M" });
+      expect(answer.json.changes).toContainEqual({ path: "untracked.txt", status: "untracked", index: "?", worktree: "?" });
       expect(answer.json.changes.map((change: { path: string }) => change.path)).not.toContain("ignored.txt");
     });
 

@@ -1,0 +1,137 @@
+// The hunk review's routes on a real pier (and pi) over a real repository:
+// GET /api/git/diff, POST /api/git/stage, /unstage, /revert. A driver stages,
+// edits, unstages and reverts hunks, each checked against `git diff
+// --cached` and the file on disk; a viewer — with a cookie from a viewer
+// link, by hand-made requests carrying the page's Origin — reads a diff only
+// where it may read the file, and every change is refused with a sentence.
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { GitDiffResponse, RelayFrame } from "@pier/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectBrowser, exchangeToken, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
+import { httpJson } from "./workspace-http.ts";
+
+type Frame<T extends RelayFrame["type"]> = Extract<RelayFrame, { type: T }>;
+
+const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
+const ORIGINAL = lines(40);
+const CHANGED = ORIGINAL.replace("line 2\n", "line two\n").replace("line 20\n", "line twenty\n").replace("line 38\n", "line thirty-eight\n");
+
+describe("hunk review routes", () => {
+  let root: string;
+  let project: string;
+  let pier: RunningPier;
+  let driver: Browser;
+  let viewerCookie: string;
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", project, "-c", "user.name=Pier Test", "-c", "user.email=test@pier.invalid", "-c", "commit.gpgsign=false", ...args], { encoding: "utf8" });
+  const diff = async (path: string, staged = false, cookie?: string) => {
+    const answer = await httpJson(pier, "GET", `/api/git/diff?path=${encodeURIComponent(path)}${staged ? "&staged=1" : ""}`, cookie ? { cookie } : {});
+    expect(answer.status, answer.text).toBe(200);
+    return answer.json as GitDiffResponse;
+  };
+  const post = (what: "stage" | "unstage" | "revert", body: unknown, cookie?: string) => httpJson(pier, "POST", `/api/git/${what}`, { body, ...(cookie ? { cookie } : {}) });
+
+  beforeAll(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), "pier-review-contract-")));
+    project = join(root, "project");
+    const agentDir = join(root, "agent");
+    await mkdir(agentDir);
+    await mkdir(project);
+    await writeFile(join(project, "f.txt"), ORIGINAL);
+    await writeFile(join(project, ".env"), "TOKEN=one\n");
+    git("init", "-q", "-b", "main");
+    git("add", "-A");
+    git("commit", "-q", "-m", "start");
+    pier = await startPier(["--cwd", project, "--no-demo-fallback"], { env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" } });
+    driver = await connectBrowser(pier);
+    const before = driver.frames.filter((f) => f.type === "link_created").length;
+    driver.send({ type: "pier.create_link", role: "viewer" });
+    const frame = await driver.waitUntil(() => driver.frames.filter((f): f is Frame<"link_created"> => f.type === "link_created")[before], "link_created");
+    viewerCookie = await exchangeToken(`http://${new URL(driver.ws.url).host}/?token=${frame.token}`, pier.port);
+  });
+  afterAll(async () => {
+    await driver?.close();
+    await pier?.stop();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it("a driver stages one hunk of three, edits another before staging it, unstages and reverts; every page hears the index move", async () => {
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const shown = await diff("f.txt");
+    expect(shown.hunks.map((hunk) => hunk.lines.filter((line) => line[0] === "+"))).toEqual([["+line two"], ["+line twenty"], ["+line thirty-eight"]]);
+
+    const seen = driver.frames.length;
+    expect((await post("stage", { path: "f.txt", hunk: shown.hunks[1]!.id })).status).toBe(200);
+    expect(
+      git("diff", "--cached", "--no-color", "-U0")
+        .split("\n")
+        .filter((line) => /^[-+@]/.test(line) && !/^(---|\+\+\+)/.test(line)),
+    ).toEqual([expect.stringMatching(/^@@ -20 \+20 @@/), "-line 20", "+line twenty"]);
+    await driver.waitUntil(() => driver.frames.slice(seen).find((f) => f.type === "workspace_changed" && f.git === true), "workspace_changed git:true");
+
+    const next = await diff("f.txt");
+    expect(next.hunks).toHaveLength(2);
+    expect((await post("stage", { path: "f.txt", hunk: next.hunks[0]!.id, text: "line 1\nline 2 (edited)\nline 3\nline 4\nline 5\n" })).status).toBe(200);
+    expect(git("show", ":f.txt")).toBe(ORIGINAL.replace("line 2\n", "line 2 (edited)\n").replace("line 20\n", "line twenty\n"));
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(CHANGED);
+
+    const staged = await diff("f.txt", true);
+    expect(staged.hunks).toHaveLength(2);
+    expect((await post("unstage", { path: "f.txt", hunk: staged.hunks[0]!.id })).status).toBe(200);
+    expect(git("show", ":f.txt")).toBe(ORIGINAL.replace("line 20\n", "line twenty\n"));
+
+    const last = await diff("f.txt");
+    const third = last.hunks.find((hunk) => hunk.lines.includes("+line thirty-eight"))!;
+    expect((await post("revert", { path: "f.txt", hunk: third.id })).status).toBe(200);
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(CHANGED.replace("line thirty-eight\n", "line 38\n"));
+  });
+
+  it("a hunk from a diff that is no longer true is refused with a sentence; so is a change while another git holds index.lock", async () => {
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const shown = await diff("f.txt");
+    await writeFile(join(project, "f.txt"), CHANGED + "one more\n");
+    const stale = await post("stage", { path: "f.txt", hunk: shown.hunks[0]!.id });
+    expect(stale.status).toBe(409);
+    expect(stale.json.error).toMatchObject({ code: "stale_change", message: expect.stringMatching(/changed since its diff was shown/) });
+
+    const fresh = await diff("f.txt");
+    await writeFile(join(project, ".git", "index.lock"), "");
+    try {
+      const locked = await post("stage", { path: "f.txt", hunk: fresh.hunks[0]!.id });
+      expect(locked.status).toBe(409);
+      expect(locked.json.error.code).toBe("git_locked");
+      expect(locked.json.error.message).toContain(join(project, ".git", "index.lock"));
+    } finally {
+      await rm(join(project, ".git", "index.lock"));
+    }
+  });
+
+  it("a viewer reads a diff where it may read the file, and may change nothing", async () => {
+    git("reset", "-q");
+    await writeFile(join(project, "f.txt"), CHANGED);
+    await writeFile(join(project, ".env"), "TOKEN=two\n");
+    const shown = await diff("f.txt", false, viewerCookie);
+    expect(shown.hunks).toHaveLength(3);
+    const secret = await httpJson(pier, "GET", "/api/git/diff?path=.env", { cookie: viewerCookie });
+    expect(secret.status).toBe(403);
+    expect(secret.json.error.code).toBe("viewer_secret");
+    for (const [what, body] of [
+      ["stage", { path: "f.txt", hunk: shown.hunks[0]!.id }],
+      ["stage", { paths: ["f.txt"] }],
+      ["unstage", { paths: ["f.txt"] }],
+      ["revert", { path: "f.txt", base: shown.base }],
+    ] as const) {
+      const answer = await post(what, body, viewerCookie);
+      expect(answer.status, what).toBe(403);
+      // The relay refuses a viewer's change before any route (relay.ts); the review's routes would refuse it again (driver_only).
+      expect(answer.json.error.message).toMatch(/only a driver can/i);
+    }
+    expect(git("diff", "--cached")).toBe("");
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(CHANGED);
+    // Without the page's Origin, even a driver's change is refused.
+    expect((await httpJson(pier, "POST", "/api/git/stage", { body: { paths: ["f.txt"] }, origin: null })).status).toBe(403);
+  });
+});
