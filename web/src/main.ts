@@ -1,10 +1,12 @@
-import { mount } from "svelte";
+import { mount, unmount } from "svelte";
 import App from "./App.svelte";
 import "./app.css";
 import { connection } from "./lib/app-context.svelte.ts";
 import { replaySession } from "./lib/replay/replay-session.svelte.ts";
 import { startSettings } from "./lib/settings/settings-store.svelte.ts";
 import { registerServiceWorker } from "./lib/app-install.ts";
+import { onSessionShown } from "./lib/session-scope.svelte.ts";
+import { followSessionLinks } from "./lib/session-navigation.ts";
 
 /** How long a page waits for the inspector's store before it applies what it receives anyway. */
 const INSPECTOR_WAIT_MS = 3000;
@@ -16,8 +18,15 @@ if (target === null) throw new Error("#app is missing from index.html");
 const inspectorStore = import("./lib/inspector/inspector-store.svelte.ts").catch((error: unknown) => console.error("the protocol inspector did not load", error));
 // The chosen colour scheme before the first paint (a dark page must not flash light).
 startSettings();
-mount(App, { target });
+let app = mount(App, { target });
 void start();
+// Another live session shown in place (session-navigation.ts): the app starts
+// afresh on its values; one the page did not hold yet connects now.
+onSessionShown((_base, fresh) => {
+  void unmount(app);
+  app = mount(App, { target });
+  if (fresh) connectLive();
+});
 registerServiceWorker();
 
 /**
@@ -26,7 +35,10 @@ registerServiceWorker();
  * once, without asking anything first.
  */
 async function start(): Promise<void> {
-  if (!new URLSearchParams(location.search).has("replay")) return connectLive();
+  if (!new URLSearchParams(location.search).has("replay")) {
+    followSessionLinks();
+    return connectLive();
+  }
   const { fetchServedCapture, probeServedReplay } = await import("./lib/replay/served-replay.ts");
   const served = await probeServedReplay();
   if (served === null) return connectLive();

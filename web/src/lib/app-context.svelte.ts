@@ -2,11 +2,18 @@
 // import these instead of receiving the connection through every prop.
 
 import { loadInspectorOpen, saveInspectorOpen } from "./inspector/inspector-prefs.ts";
-import { liveBase } from "./live-base.ts";
 import { RelayConnection } from "./relay/relay-connection.svelte.ts";
+import { PerSession } from "./session-scope.svelte.ts";
 
-/** This page's live session: `/live/<id>/` pages reach theirs under that prefix, others the browser's default session. */
-export const connection = new RelayConnection({ prefix: liveBase() });
+/** Each live session's relay connection: `/live/<id>` ones under that prefix, "" the browser's default session. */
+export const connections = new PerSession(
+  (base) => new RelayConnection({ prefix: base }),
+  (shown) => (connection = shown),
+  { dispose: (dropped) => dropped.close() },
+);
+
+/** The shown session's connection (session-scope.svelte.ts moves it on a switch). */
+export let connection = connections.shown;
 
 export const view = $state({
   /**

@@ -5,7 +5,8 @@
 // its own failure in words where the user acted.
 
 import type { Model, QueueMode, RpcResponse, RpcSlashCommand, SessionStats, ThinkingLevel } from "@pier/protocol";
-import { connection } from "../app-context.svelte.ts";
+import { connections } from "../app-context.svelte.ts";
+import { PerSession } from "../session-scope.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { modelKey, offeredLevels } from "./model-list.ts";
 import { sendNowCommands } from "./queue.ts";
@@ -270,4 +271,9 @@ export class ConversationControls {
   }
 }
 
-export const controls = new ConversationControls(connection);
+/** Each live session's controls (session-scope.svelte.ts); `controls` is the shown one's. */
+const perSession = new PerSession(
+  (base) => new ConversationControls(connections.of(base)),
+  (shown) => (controls = shown),
+);
+export let controls = perSession.shown;

@@ -10,7 +10,8 @@
 // second go into them); `version` says when to look again, at most every
 // REFRESH_MS while records arrive.
 
-import { connection, view } from "../app-context.svelte.ts";
+import { connections, view } from "../app-context.svelte.ts";
+import { PerSession } from "../session-scope.svelte.ts";
 import { FrameScheduler } from "../relay/frame-scheduler.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { entryText, logEntry, type LogEntry } from "../pi-state/record-log.ts";
@@ -271,4 +272,9 @@ function prettyCommand(text: string): string {
   }
 }
 
-export const inspector = new InspectorStore(connection);
+/** Each live session's inspector (session-scope.svelte.ts); `inspector` is the shown one's. */
+const inspectors = new PerSession(
+  (base) => new InspectorStore(connections.of(base)),
+  (shown) => (inspector = shown),
+);
+export let inspector = inspectors.shown;

@@ -9,6 +9,7 @@ import { connection } from "../app-context.svelte.ts";
 import { Backoff } from "../relay/socket-link.ts";
 import { cardKey, inboxOf, loadLooked, needsYouOf, saveLooked, withLooked, type InboxItem, type Looked } from "./inbox.ts";
 import { liveIdOf } from "../live-base.ts";
+import { shown } from "../session-scope.svelte.ts";
 
 /** The relay's close code for a socket whose cookie it does not take (relay-connection.svelte.ts says the same). */
 export const CLOSE_UNAUTHORIZED = 4401;
@@ -62,8 +63,8 @@ export class BoardStore {
   readonly needsYou = $derived(needsYouOf(this.cards));
   /** Questions, and runs done or failed since this browser looked, oldest first. */
   readonly inbox: InboxItem[] = $derived(inboxOf(this.cards, this.looked));
-  /** The id this page names (`/live/<id>/`), or null for the default session. */
-  readonly pageId: string | null;
+  /** The path a test fixed for the page, else undefined: the shown session's (session-scope.svelte.ts). */
+  readonly #pathname: string | undefined;
   /** This page's own card: the one its path names, else the primary (else the only one a scoped viewer sees). */
   readonly own = $derived(this.#ownCard());
 
@@ -74,14 +75,20 @@ export class BoardStore {
   #socket: BoardSocketLike | null = null;
   #retry: ReturnType<typeof setTimeout> | null = null;
   #running = false;
+  #stopping: ReturnType<typeof setTimeout> | null = null;
   #firstFrame = true;
 
   constructor(options: BoardStoreOptions = {}) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#backoff = new Backoff(options.random);
-    this.pageId = liveIdOf(options.pathname ?? (typeof location === "undefined" ? "/" : location.pathname));
+    this.#pathname = options.pathname;
     this.looked = loadLooked(this.#storage());
+  }
+
+  /** The id of the session the page shows (`/live/<id>/`), or null for the default session. */
+  get pageId(): string | null {
+    return liveIdOf(this.#pathname ?? `${shown.base}/`);
   }
 
   get canDrive(): boolean {
@@ -95,6 +102,8 @@ export class BoardStore {
    */
   start(): void {
     untrack(() => {
+      if (this.#stopping !== null) clearTimeout(this.#stopping);
+      this.#stopping = null;
       if (this.#running) return;
       this.#running = true;
       this.#firstFrame = true;
@@ -106,7 +115,24 @@ export class BoardStore {
     untrack(() => this.#stop());
   }
 
+  /**
+   * stop(), a moment later: the page mounts its app afresh when it shows
+   * another session (main.ts), and the new app's start() keeps the socket
+   * rather than open another.
+   */
+  stopSoon(): void {
+    untrack(() => {
+      if (this.#stopping !== null) return;
+      this.#stopping = setTimeout(() => {
+        this.#stopping = null;
+        this.#stop();
+      }, 0);
+    });
+  }
+
   #stop(): void {
+    if (this.#stopping !== null) clearTimeout(this.#stopping);
+    this.#stopping = null;
     this.#running = false;
     if (this.#retry !== null) clearTimeout(this.#retry);
     this.#retry = null;

@@ -6,7 +6,9 @@
 // and its replay of pi's output, so the capture holds all a player needs to
 // rebuild the page from nothing (a capture that began mid-stream could not).
 
-import { connection } from "../app-context.svelte.ts";
+import { connections } from "../app-context.svelte.ts";
+import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
+import { PerSession } from "../session-scope.svelte.ts";
 import { CaptureWriter } from "../wire-log/capture.ts";
 
 /** How often the size shown while recording is brought up to date. */
@@ -29,8 +31,14 @@ class WireRecording {
   #writer: CaptureWriter | null = null;
   #stop: (() => void) | null = null;
   #progress: ReturnType<typeof setInterval> | null = null;
+  readonly #connection: RelayConnection;
+
+  constructor(connection: RelayConnection) {
+    this.#connection = connection;
+  }
 
   start(): void {
+    const connection = this.#connection;
     if (this.active || connection.readOnly) return;
     const writer = new CaptureWriter({
       startedAt: Date.now(),
@@ -89,4 +97,9 @@ function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export const wireRecording = new WireRecording();
+/** A recording is of one live session's wire (session-scope.svelte.ts); `wireRecording` is the shown one's. */
+const perSession = new PerSession(
+  (base) => new WireRecording(connections.of(base)),
+  (shown) => (wireRecording = shown),
+);
+export let wireRecording = perSession.shown;

@@ -2,7 +2,8 @@
 // says "Ada saved this file" on a file this browser has open, instead of a
 // toast for every save in the room.
 import type { Person } from "@pier/protocol";
-import { connection } from "../app-context.svelte.ts";
+import { connections } from "../app-context.svelte.ts";
+import { PerSession } from "../session-scope.svelte.ts";
 import type { RoomEvent } from "./room.svelte.ts";
 
 export type FileChange = { by: Person; verb: "saved" | "created" | "renamed" | "deleted"; to?: string; at: number };
@@ -26,5 +27,13 @@ export class FileActivity {
   }
 }
 
-export const fileActivity = new FileActivity();
-connection.room.onEvent((event) => fileActivity.note(event));
+/** Each live session's (session-scope.svelte.ts); `fileActivity` is the shown one's. */
+const perSession = new PerSession(
+  (base) => {
+    const activity = new FileActivity();
+    connections.of(base).room.onEvent((event) => activity.note(event));
+    return activity;
+  },
+  (shown) => (fileActivity = shown),
+);
+export let fileActivity = perSession.shown;

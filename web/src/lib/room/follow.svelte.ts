@@ -4,6 +4,7 @@
 // focus (pier.focus → focus frames, room.focus); workspace/follow-sync.svelte.ts
 // reports ours and applies the leader's; CodeEditor scrolls and reports lines.
 import type { Person } from "@pier/protocol";
+import { PerSession } from "../session-scope.svelte.ts";
 
 export class FollowMode {
   /** The driver followed (by clientId), or null. */
@@ -54,4 +55,9 @@ export class FollowMode {
   }
 }
 
-export const follow = new FollowMode();
+/** Following is within one live session (session-scope.svelte.ts); `follow` is the shown one's. */
+const perSession = new PerSession(
+  () => new FollowMode(),
+  (shown) => (follow = shown),
+);
+export let follow = perSession.shown;

@@ -4,10 +4,10 @@
 // starting and exporting sessions. Every action says what happened in words;
 // an extension that cancels a switch or fork changes nothing.
 import { SESSIONS_API_PATHS, SESSIONS_LIMITS, type SessionListItem, type SessionListResponse } from "@pier/protocol";
-import { connection, fillPrompt } from "../app-context.svelte.ts";
+import { connections, fillPrompt } from "../app-context.svelte.ts";
+import { PerSession } from "../session-scope.svelte.ts";
 import { failureText } from "../controls/controls.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
-import { livePath } from "../live-base.ts";
 import { userEntryIdFor } from "../pi-state/entry-index.ts";
 import { treeFromEntries, type SessionTreeNode } from "./session-tree.ts";
 import { copyName, type CopyKind } from "./copy-name.ts";
@@ -89,7 +89,7 @@ export class SessionsStore {
     const seq = ++this.#listSeq;
     const limit = reset ? SESSIONS_LIMITS.defaultPageSize : Math.max(SESSIONS_LIMITS.defaultPageSize, Math.min(this.items.length, SESSIONS_LIMITS.maxPageSize));
     this.loading = true;
-    const page = await fetchSessions(0, limit, this.query.trim());
+    const page = await fetchSessions(this.conn.prefix, 0, limit, this.query.trim());
     if (seq !== this.#listSeq) return;
     this.loading = false;
     if ("error" in page) {
@@ -106,7 +106,7 @@ export class SessionsStore {
     if (this.loading || this.items.length >= this.total) return;
     const seq = ++this.#listSeq;
     this.loading = true;
-    const page = await fetchSessions(this.items.length, SESSIONS_LIMITS.defaultPageSize, this.query.trim());
+    const page = await fetchSessions(this.conn.prefix, this.items.length, SESSIONS_LIMITS.defaultPageSize, this.query.trim());
     if (seq !== this.#listSeq) return;
     this.loading = false;
     if ("error" in page) {
@@ -244,14 +244,14 @@ export class SessionsStore {
     const response = await this.conn.call({ type: "export_html", outputPath: `${exportDir}/${name}` });
     const error = failureText(response);
     if (error !== null) return failed(`Not exported: ${error}`);
-    download(`${livePath(SESSIONS_API_PATHS.exportPrefix)}${name}?name=${encodeURIComponent(this.#downloadName())}`);
+    download(`${this.conn.prefix}${SESSIONS_API_PATHS.exportPrefix}${name}?name=${encodeURIComponent(this.#downloadName())}`);
     return ok("Exported: the HTML file is downloading.");
   }
 
   /** The session's own JSONL file (the current one when no path is given). */
   downloadJsonl(path: string | null = this.conn.session.sessionFile, name: string | null = null): Outcome {
     if (!path) return failed("Nothing to download: pi writes the session file after its first answer.");
-    download(`${livePath(SESSIONS_API_PATHS.download)}?path=${encodeURIComponent(path)}&name=${encodeURIComponent(name ?? this.#downloadName())}`);
+    download(`${this.conn.prefix}${SESSIONS_API_PATHS.download}?path=${encodeURIComponent(path)}&name=${encodeURIComponent(name ?? this.#downloadName())}`);
     return ok(null);
   }
 
@@ -261,9 +261,9 @@ export class SessionsStore {
   }
 }
 
-async function fetchSessions(offset: number, limit: number, q: string): Promise<SessionListResponse | { error: string }> {
-  // Under this page's live session (`/live/<id>/api/…`): its own saved sessions, not the default one's.
-  const url = `${livePath(SESSIONS_API_PATHS.list)}?offset=${offset}&limit=${limit}${q ? `&q=${encodeURIComponent(q)}` : ""}`;
+async function fetchSessions(prefix: string, offset: number, limit: number, q: string): Promise<SessionListResponse | { error: string }> {
+  // Under the store's live session (`/live/<id>/api/…`): its own saved sessions, not the default one's.
+  const url = `${prefix}${SESSIONS_API_PATHS.list}?offset=${offset}&limit=${limit}${q ? `&q=${encodeURIComponent(q)}` : ""}`;
   try {
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
     const body = (await response.json()) as SessionListResponse | { error?: { message?: string } };
@@ -287,4 +287,9 @@ function download(href: string): void {
   link.remove();
 }
 
-export const sessions = new SessionsStore(connection);
+/** Each live session's saved sessions (session-scope.svelte.ts); `sessions` is the shown one's. */
+const perSession = new PerSession(
+  (base) => new SessionsStore(connections.of(base)),
+  (shown) => (sessions = shown),
+);
+export let sessions = perSession.shown;

@@ -2,7 +2,8 @@
 // and what they do that is not a component's: the colour scheme on <html>
 // (data-scheme, which app.css and the code colours read) and the thinking
 // level a new session from this page starts with.
-import { connection } from "../app-context.svelte.ts";
+import { connections } from "../app-context.svelte.ts";
+import { PerSession } from "../session-scope.svelte.ts";
 import { setScheme } from "./color-scheme.ts";
 import { thinkingLevelToApply } from "./new-session-thinking.ts";
 import { parseSettings, resolveScheme, serializeSettings, SETTINGS_KEY, type PageSettings } from "./page-settings.ts";
@@ -49,9 +50,13 @@ export function startSettings(): void {
       applyScheme();
     });
   });
-  connection.onRecord((event) => {
-    if (event.kind !== "record" || event.replaying) return;
-    const level = thinkingLevelToApply(event.record, connection.clientId, settings.newSessionThinking);
-    if (level !== null) connection.send({ type: "set_thinking_level", level });
+  // In every live session the page holds: a new pi session there gets the thinking level chosen for new sessions.
+  new PerSession((base) => {
+    const connection = connections.of(base);
+    return connection.onRecord((event) => {
+      if (event.kind !== "record" || event.replaying) return;
+      const level = thinkingLevelToApply(event.record, connection.clientId, settings.newSessionThinking);
+      if (level !== null) connection.send({ type: "set_thinking_level", level });
+    });
   });
 }

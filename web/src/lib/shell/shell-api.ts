@@ -2,12 +2,10 @@
 // list, open and close shells, and where a shell's socket is. Drivers only:
 // the relay refuses a viewer with a sentence, which is what a call throws.
 import { TERMINAL_API_PATHS, type TerminalCreateResponse, type TerminalInfo, type TerminalListResponse } from "@pier/protocol";
-import { livePath } from "../live-base.ts";
-
-async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+async function call<T>(base: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(livePath(path), {
+    response = await fetch(`${base}${path}`, {
       method,
       credentials: "same-origin",
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -28,9 +26,12 @@ export type ShellApi = {
   socketUrl(id: string): string;
 };
 
-export const shellApi: ShellApi = {
-  list: () => call<TerminalListResponse>("GET", TERMINAL_API_PATHS.terminals),
-  create: async (cols, rows) => (await call<TerminalCreateResponse>("POST", TERMINAL_API_PATHS.terminals, { cols, rows })).terminal,
-  close: async (id) => void (await call("POST", TERMINAL_API_PATHS.close, { id })),
-  socketUrl: (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${livePath(TERMINAL_API_PATHS.socket)}?id=${encodeURIComponent(id)}`,
-};
+/** The shell routes of the live session under `base` ("" or "/live/<id>", live-base.ts). */
+export function shellApiFor(base: string): ShellApi {
+  return {
+    list: () => call<TerminalListResponse>(base, "GET", TERMINAL_API_PATHS.terminals),
+    create: async (cols, rows) => (await call<TerminalCreateResponse>(base, "POST", TERMINAL_API_PATHS.terminals, { cols, rows })).terminal,
+    close: async (id) => void (await call(base, "POST", TERMINAL_API_PATHS.close, { id })),
+    socketUrl: (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}${TERMINAL_API_PATHS.socket}?id=${encodeURIComponent(id)}`,
+  };
+}

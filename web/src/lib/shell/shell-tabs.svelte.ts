@@ -3,8 +3,8 @@
 // a reload lists them again and reattaches (each tab's ShellView gets its
 // scrollback). Which tab was on top is kept per browser tab (sessionStorage).
 import { MAX_TERMINALS, type TerminalInfo } from "@pier/protocol";
-import { liveBase } from "../live-base.ts";
-import { shellApi, type ShellApi } from "./shell-api.ts";
+import { PerSession } from "../session-scope.svelte.ts";
+import { shellApiFor, type ShellApi } from "./shell-api.ts";
 
 /** The tab of pi's bash panels. */
 export const COMMANDS_TAB = "commands";
@@ -21,7 +21,7 @@ export class ShellTabs {
   readonly #api: ShellApi;
   readonly #storageKey: string;
 
-  constructor(api: ShellApi = shellApi, storageKey = `pier.shellTab:${liveBase()}`) {
+  constructor(api: ShellApi, storageKey: string) {
     this.#api = api;
     this.#storageKey = storageKey;
     this.active = readStored(storageKey) ?? COMMANDS_TAB;
@@ -102,4 +102,9 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export const shellTabs = new ShellTabs();
+/** Each live session's shells (session-scope.svelte.ts); `shellTabs` is the shown one's. */
+const perSession = new PerSession(
+  (base) => new ShellTabs(shellApiFor(base), `pier.shellTab:${base}`),
+  (shown) => (shellTabs = shown),
+);
+export let shellTabs = perSession.shown;

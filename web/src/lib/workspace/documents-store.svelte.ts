@@ -232,6 +232,15 @@ export class DocumentsStore {
 
   // ── closing ───────────────────────────────────────────────────────────
 
+  /** Every model goes, the tabs stay as they are (the page dropped this session, workbench.svelte.ts dispose). */
+  disposeModels(): void {
+    for (const buffer of this.#buffers.values()) {
+      buffer.listener?.dispose();
+      buffer.model?.dispose();
+    }
+    this.#buffers.clear();
+  }
+
   /** Closes a tab without asking; its buffer and model go with it. */
   closeNow(id: string): void {
     const tab = closeTab(this.tabs, id);

@@ -64,12 +64,16 @@ export class WorkbenchStore {
   readonly #host: WorkbenchHost;
   readonly #operations: FileOperations;
   #started = false;
+  #stopEffects: (() => void) | null = null;
+  /** Where this workbench's Monaco models live: its session's base ("" or "/live/<id>"). */
+  readonly #modelRoot: string;
   #listingTimer: ReturnType<typeof setTimeout> | null = null;
   /** The workspace whose saved tabs were put back (tabs are saved only after that, so nothing is wiped first). */
   #restoredFor = $state<string | null>(null);
 
   constructor(host: WorkbenchHost, options: WorkbenchOptions = {}) {
     this.#host = host;
+    this.#modelRoot = options.apiBase ?? "";
     this.api = options.api ?? createFilesApi({ base: options.apiBase });
     this.layout = new LayoutStore(options);
     this.fileTree = new FileTreeStore(this.api);
@@ -96,7 +100,7 @@ export class WorkbenchStore {
     this.#started = true;
     this.#host.onWorkspaceChanged((paths, git) => this.#onDiskChange(paths, git));
     if (this.explorerOpen) void this.loadTree();
-    $effect.root(() => {
+    this.#stopEffects = $effect.root(() => {
       $effect(() => {
         const key = this.#host.savedTabsKey();
         if (key === null || key === this.#restoredFor) return;
@@ -109,6 +113,22 @@ export class WorkbenchStore {
         if (key !== null) storeSavedTabs(key, { paths, active });
       });
     });
+  }
+
+  /** Whether any open file has edits not saved yet. */
+  get hasUnsaved(): boolean {
+    return Object.values(this.docs).some((doc) => doc.dirty);
+  }
+
+  /**
+   * The page dropped this workbench's session (session-scope.svelte.ts):
+   * its effects stop and its Monaco models go. Its tabs stay remembered
+   * (nothing is written), so showing the session again puts them back.
+   */
+  dispose(): void {
+    this.#stopEffects?.();
+    this.#stopEffects = null;
+    this.documents.disposeModels();
   }
 
   /** Reopens the file tabs this browser had open in this workspace, the active one active again. */
@@ -298,7 +318,8 @@ export class WorkbenchStore {
   /** The Monaco model of an open, editable file (created on first request). */
   modelFor(monaco: Monaco, path: string): TextModel | null {
     return this.documents.modelFor((file, text) => {
-      const uri = monaco.Uri.from({ scheme: "file", path: `/${file}` });
+      // Under the session's base: two live sessions of the page may both have a README.md open.
+      const uri = monaco.Uri.from({ scheme: "file", path: `${this.#modelRoot}/${file}` });
       monaco.editor.getModel(uri)?.dispose();
       return monaco.editor.createModel(text, languageForPath(monaco, file), uri);
     }, path);
