@@ -44,8 +44,12 @@ export type SearchQuery = {
   ignored: boolean;
 };
 
-/** One matching line. `ranges` are [start, end) in UTF-16 units of `text`; `text` may be cut (`cutBefore`: characters left off at its start). */
-export type SearchMatchRecord = { type: "match"; path: string; line: number; text: string; ranges: [number, number][]; cutBefore?: number; cutAfter?: boolean };
+/**
+ * One matching line. `ranges` are [start, end) in UTF-16 units of `text`;
+ * `text` may be cut (`cutBefore`: characters left off at its start), and
+ * then `matchCount` counts the matches of the whole line.
+ */
+export type SearchMatchRecord = { type: "match"; path: string; line: number; text: string; ranges: [number, number][]; cutBefore?: number; cutAfter?: boolean; matchCount?: number };
 export type SearchDoneRecord = {
   type: "done";
   files: number;

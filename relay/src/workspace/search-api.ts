@@ -106,7 +106,8 @@ async function streamSearch(deps: SearchApiDeps, request: IncomingMessage, respo
       records.push(toRecord(line, regExp));
       files.add(line.path);
       lines++;
-      matches += Math.max(1, (records.at(-1) as SearchMatchRecord).ranges.length);
+      const record = records.at(-1) as SearchMatchRecord;
+      matches += record.matchCount ?? Math.max(1, record.ranges.length);
     }
     return records;
   };
@@ -142,6 +143,7 @@ function toRecord(found: GrepLine, regExp: RegExp): SearchMatchRecord {
     record.ranges = ranges.filter(([start]) => start >= cut.cutBefore && start < end).map(([start, stop]) => [start - cut.cutBefore, Math.min(stop, end) - cut.cutBefore]);
     if (cut.cutBefore > 0) record.cutBefore = cut.cutBefore;
     if (cut.cutAfter) record.cutAfter = true;
+    if (record.ranges.length !== ranges.length) record.matchCount = ranges.length;
   }
   return record;
 }

@@ -84,6 +84,13 @@ const DEFINITIONS = [
     matches: (event: KeyLike) => modLetter(event, "p"),
   },
   {
+    id: "search-files",
+    keys: [["Mod", "Shift", "F"]],
+    does: "Search (and replace) in the workspace's files",
+    scope: "Anywhere",
+    matches: (event: KeyLike) => (event.ctrlKey || event.metaKey) && event.shiftKey && !event.altKey && event.key.toLowerCase() === "f",
+  },
+  {
     id: "save",
     keys: [["Mod", "S"]],
     does: "Save the file open in the editor",

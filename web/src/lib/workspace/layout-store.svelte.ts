@@ -37,7 +37,7 @@ function pageMatchMedia(): ((query: string) => MediaQuery) | null {
 export class LayoutStore {
   narrow = $state(false);
   explorerOpen = $state(false);
-  explorerView = $state<"files" | "changes">("files");
+  explorerView = $state<"files" | "changes" | "search">("files");
   /** On narrow screens only one of the editor and the chat shows. */
   mobilePane = $state<"editor" | "chat">("chat");
   chatWidth = $state(DEFAULT_CHAT_WIDTH);

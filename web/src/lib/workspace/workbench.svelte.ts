@@ -23,6 +23,7 @@ import { FileTreeStore, type LoadStatus } from "./file-tree-store.svelte.ts";
 import { basename, type TreeNode } from "./file-tree.ts";
 import { createFilesApi, type FilesApi } from "./files-api.ts";
 import { GitStore } from "./git-store.svelte.ts";
+import { SearchStore } from "./search-store.svelte.ts";
 import { LayoutStore, type LayoutOptions } from "./layout-store.svelte.ts";
 import { loadSavedTabs, storeSavedTabs } from "./saved-tabs.ts";
 import { fileTabId, type Tab, type TabsState } from "./tabs.ts";
@@ -58,6 +59,8 @@ export class WorkbenchStore {
   readonly layout: LayoutStore;
   readonly fileTree: FileTreeStore;
   readonly git: GitStore;
+  /** The Search view's query and results (search-store.svelte.ts). */
+  readonly search: SearchStore;
   readonly diffStore: DiffsStore;
   readonly documents: DocumentsStore;
   readonly dialogs = new DialogStore();
@@ -78,6 +81,7 @@ export class WorkbenchStore {
     this.layout = new LayoutStore(options);
     this.fileTree = new FileTreeStore(this.api);
     this.git = new GitStore(this.api);
+    this.search = new SearchStore(options.apiBase ?? "");
     this.diffStore = new DiffsStore(this.api);
     this.documents = new DocumentsStore(this.api, this.diffStore, {
       fileActivated: (path) => (this.fileTree.selectedPath = path),
@@ -150,7 +154,7 @@ export class WorkbenchStore {
   get explorerOpen(): boolean {
     return this.layout.explorerOpen;
   }
-  get explorerView(): "files" | "changes" {
+  get explorerView(): "files" | "changes" | "search" {
     return this.layout.explorerView;
   }
   get mobilePane(): "editor" | "chat" {
@@ -178,7 +182,7 @@ export class WorkbenchStore {
     if (open && this.explorerView === "changes") void this.loadGit();
   }
 
-  showExplorerView(which: "files" | "changes"): void {
+  showExplorerView(which: "files" | "changes" | "search"): void {
     this.layout.explorerView = which;
     if (!this.explorerOpen) this.toggleExplorer(true);
     if (which === "changes") void this.loadGit();

@@ -1,0 +1,223 @@
+// The Search view's state for one workspace: the query and its toggles, the
+// results as they stream in, and replace across files (a preview with a
+// checkbox per match, then one confirm). A new search aborts the one before
+// (the relay kills its git); typing is debounced lightly.
+
+import type { ReplacePreviewFile, SearchDoneRecord, SearchQuery, SearchRecord } from "@pier/protocol";
+import { describeError } from "./describe-error.ts";
+import { previewReplace, replaceAcrossFiles, streamSearch } from "./search-api.ts";
+import { addMatches, type SearchFileResult } from "./search-results.ts";
+
+/**
+ * Short: the first result must show within 100 ms of the last keystroke,
+ * and the search itself takes some of that (a keystroke's search that is
+ * overtaken is aborted, so searching early costs little).
+ */
+export const SEARCH_DEBOUNCE_MS = 40;
+
+export type SearchStatus = "idle" | "searching" | "done" | "error";
+
+export type ReplacePreview = { files: ReplacePreviewFile[]; truncated: boolean; skipped: { path: string; reason: string }[]; chosen: Set<string> };
+
+const key = (path: string, index: number) => `${index}:${path}`;
+
+export class SearchStore {
+  pattern = $state("");
+  regex = $state(false);
+  caseSensitive = $state(false);
+  wholeWord = $state(false);
+  include = $state("");
+  exclude = $state("");
+  ignored = $state(false);
+  replacement = $state("");
+  showReplace = $state(false);
+  showFilters = $state(false);
+  /** Bumped when the query box should take the focus (Ctrl+Shift+F). */
+  focusTick = $state(0);
+
+  status = $state<SearchStatus>("idle");
+  error = $state<string | null>(null);
+  files = $state.raw<SearchFileResult[]>([]);
+  summary = $state.raw<SearchDoneRecord | null>(null);
+  /** Files whose lines are folded away. */
+  collapsed = $state.raw<Set<string>>(new Set());
+
+  preview = $state.raw<ReplacePreview | null>(null);
+  replacing = $state(false);
+  /** What the last replace did, in a sentence (and the files it skipped). */
+  replaceReport = $state.raw<{ message: string; skipped: { path: string; reason: string }[] } | null>(null);
+
+  readonly #base: string;
+  #controller: AbortController | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #run = 0;
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  requestFocus(): void {
+    this.focusTick++;
+  }
+
+  get query(): SearchQuery {
+    return {
+      pattern: this.pattern,
+      regex: this.regex,
+      caseSensitive: this.caseSensitive,
+      wholeWord: this.wholeWord,
+      include: splitGlobs(this.include),
+      exclude: splitGlobs(this.exclude),
+      ignored: this.ignored,
+    };
+  }
+
+  get lineCount(): number {
+    return this.files.reduce((sum, file) => sum + file.lines.length, 0);
+  }
+
+  get matchCount(): number {
+    return this.files.reduce((sum, file) => sum + file.matches, 0);
+  }
+
+  /** The query changed (typing, a toggle): search again shortly. */
+  schedule(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.preview = null;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.search();
+    }, SEARCH_DEBOUNCE_MS);
+  }
+
+  /** Searches now, abandoning any search under way. */
+  async search(): Promise<void> {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#controller?.abort();
+    const run = ++this.#run;
+    this.files = [];
+    this.summary = null;
+    this.error = null;
+    if (this.pattern === "") {
+      this.status = "idle";
+      return;
+    }
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.status = "searching";
+    try {
+      await streamSearch(this.#base, this.query, controller.signal, (records) => {
+        if (run !== this.#run) return;
+        this.#take(records);
+      });
+      if (run === this.#run && this.status === "searching") this.status = "done";
+    } catch (error) {
+      if (run !== this.#run || controller.signal.aborted) return;
+      this.status = "error";
+      this.error = describeError(error);
+    }
+  }
+
+  #take(records: SearchRecord[]): void {
+    const matches = records.filter((record) => record.type === "match");
+    if (matches.length > 0) this.files = addMatches(this.files, matches);
+    for (const record of records) {
+      if (record.type === "done") {
+        this.summary = record;
+        this.status = "done";
+      } else if (record.type === "error") {
+        this.status = "error";
+        this.error = record.message;
+      }
+    }
+  }
+
+  /** Stops a search under way (the page closes the view). */
+  cancel(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#controller?.abort();
+    this.#run++;
+    if (this.status === "searching") this.status = "idle";
+  }
+
+  toggleCollapsed(path: string): void {
+    const next = new Set(this.collapsed);
+    if (!next.delete(path)) next.add(path);
+    this.collapsed = next;
+  }
+
+  /** Asks the relay for every change a replace would make; every match starts chosen. */
+  async startPreview(): Promise<void> {
+    if (this.pattern === "") return;
+    this.replaceReport = null;
+    this.replacing = true;
+    try {
+      const answer = await previewReplace(this.#base, this.query, this.replacement);
+      const chosen = new Set(answer.files.flatMap((file) => file.matches.map((match) => key(file.path, match.index))));
+      this.preview = { ...answer, chosen };
+    } catch (error) {
+      this.replaceReport = { message: describeError(error), skipped: [] };
+    } finally {
+      this.replacing = false;
+    }
+  }
+
+  isChosen(path: string, index: number): boolean {
+    return this.preview?.chosen.has(key(path, index)) ?? false;
+  }
+
+  /** Chooses or drops one match, or (no index) every match of a file. */
+  choose(path: string, index: number | null, chosen: boolean): void {
+    if (!this.preview) return;
+    const next = new Set(this.preview.chosen);
+    const file = this.preview.files.find((candidate) => candidate.path === path);
+    const indices = index === null ? (file?.matches.map((match) => match.index) ?? []) : [index];
+    for (const i of indices) {
+      if (chosen) next.add(key(path, i));
+      else next.delete(key(path, i));
+    }
+    this.preview = { ...this.preview, chosen: next };
+  }
+
+  get chosenCount(): number {
+    return this.preview?.chosen.size ?? 0;
+  }
+
+  cancelPreview(): void {
+    this.preview = null;
+  }
+
+  /** Replaces the chosen matches (one confirm), then searches again. */
+  async confirmReplace(): Promise<void> {
+    const preview = this.preview;
+    if (!preview) return;
+    const files = preview.files
+      .map((file) => ({ path: file.path, version: file.version, matches: file.matches.filter((match) => preview.chosen.has(key(file.path, match.index))).map((match) => match.index) }))
+      .filter((file) => file.matches.length > 0);
+    this.replacing = true;
+    try {
+      const answer = await replaceAcrossFiles(this.#base, { query: this.query, replacement: this.replacement, files });
+      const count = answer.replaced.reduce((sum, file) => sum + file.matches, 0);
+      const fileCount = answer.replaced.length;
+      this.replaceReport = {
+        message: `Replaced ${count} ${count === 1 ? "match" : "matches"} in ${fileCount} ${fileCount === 1 ? "file" : "files"}.`,
+        skipped: answer.skipped,
+      };
+      this.preview = null;
+      void this.search();
+    } catch (error) {
+      this.replaceReport = { message: describeError(error), skipped: [] };
+    } finally {
+      this.replacing = false;
+    }
+  }
+}
+
+function splitGlobs(text: string): string[] {
+  return text
+    .split(",")
+    .map((glob) => glob.trim())
+    .filter((glob) => glob !== "");
+}
