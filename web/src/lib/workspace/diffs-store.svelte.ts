@@ -12,8 +12,8 @@ export interface DiffDocument {
   key: string;
   title: string;
   path: string;
-  /** Diffs of the working tree against HEAD follow the disk. */
-  source: "static" | "git";
+  /** Diffs of the working tree against HEAD follow the disk; "staged" is a hunk review of the index alone (review-store.svelte.ts), with no texts here. */
+  source: "static" | "git" | "staged";
   loading: boolean;
   error: string | null;
   original: string;
@@ -88,6 +88,16 @@ export class DiffsStore {
     }
     void this.loadGit(key, change.from ?? change.path);
     return { key, path: change.path, title: `${basename(change.path)} ↔ HEAD` };
+  }
+
+  /** A tab reviewing what is staged of a file (its hunks come from review-store.svelte.ts). */
+  putGitStaged(change: GitChange): DiffTabInfo {
+    const key = `staged:${change.path}`;
+    const title = `${basename(change.path)} (staged)`;
+    if (!this.diffs[key]) {
+      this.diffs[key] = { key, title, path: change.path, source: "staged", loading: false, error: null, original: "", modified: "", revision: 0, elsewhere: null };
+    }
+    return { key, path: change.path, title };
   }
 
   /** Reads HEAD's text (at `headPath`, the old path of a rename) and the file on disk now. */

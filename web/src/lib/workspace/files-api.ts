@@ -5,7 +5,7 @@
 // Each workspace's store makes its own client: `base` prefixes every route
 // (a live session will be served under its own path, e.g. `/live/<id>`).
 
-import { WORKSPACE_API_PATHS as PATHS } from "@pier/protocol";
+import { WORKSPACE_API_PATHS as PATHS, type GitDiffResponse, type GitReviewRequest, type GitReviewResponse } from "@pier/protocol";
 import type { ContentResponse, GitHeadResponse, GitStatusResponse, SaveResponse, TreeResponse, WorkspaceEntryType } from "./workspace-api-types.ts";
 
 export class FilesApiError extends Error {
@@ -105,6 +105,11 @@ export function createFilesApi(options: FilesApiOptions = {}) {
     remove: (path: string, recursive = false) => call<unknown>("POST", url("delete"), recursive ? { path, recursive } : { path }),
     gitStatus: () => call<GitStatusResponse>("GET", url("gitStatus")),
     gitHead: (path: string) => call<GitHeadResponse>("GET", `${url("gitHead")}?path=${q(path)}`),
+    /** One file's diff as hunks: staged (HEAD → index) or not (index → working tree); `from`: a staged rename's old path. */
+    gitDiff: (path: string, staged: boolean, from?: string) => call<GitDiffResponse>("GET", `${url("gitDiff")}?path=${q(path)}${staged ? "&staged=1" : ""}${from ? `&from=${q(from)}` : ""}`),
+    gitStage: (request: GitReviewRequest) => call<GitReviewResponse>("POST", url("gitStage"), request),
+    gitUnstage: (request: GitReviewRequest) => call<GitReviewResponse>("POST", url("gitUnstage"), request),
+    gitRevert: (request: GitReviewRequest) => call<GitReviewResponse>("POST", url("gitRevert"), request),
   };
 }
 

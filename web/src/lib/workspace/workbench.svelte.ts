@@ -23,6 +23,7 @@ import { FileTreeStore, type LoadStatus } from "./file-tree-store.svelte.ts";
 import { basename, type TreeNode } from "./file-tree.ts";
 import { createFilesApi, type FilesApi } from "./files-api.ts";
 import { GitStore } from "./git-store.svelte.ts";
+import { ReviewStore } from "./review-store.svelte.ts";
 import { SearchStore } from "./search-store.svelte.ts";
 import { LayoutStore, type LayoutOptions } from "./layout-store.svelte.ts";
 import { loadSavedTabs, storeSavedTabs } from "./saved-tabs.ts";
@@ -62,6 +63,8 @@ export class WorkbenchStore {
   /** The Search view's query and results (search-store.svelte.ts). */
   readonly search: SearchStore;
   readonly diffStore: DiffsStore;
+  /** The hunk review of diff tabs and the Changes list's stage/unstage/revert (review-store.svelte.ts). */
+  readonly review: ReviewStore;
   readonly documents: DocumentsStore;
   readonly dialogs = new DialogStore();
   readonly #host: WorkbenchHost;
@@ -83,6 +86,11 @@ export class WorkbenchStore {
     this.git = new GitStore(this.api);
     this.search = new SearchStore(options.apiBase ?? "");
     this.diffStore = new DiffsStore(this.api);
+    this.review = new ReviewStore(
+      this.api,
+      () => void this.loadGit(),
+      (key) => key in this.diffStore.diffs,
+    );
     this.documents = new DocumentsStore(this.api, this.diffStore, {
       fileActivated: (path) => (this.fileTree.selectedPath = path),
       emptied: () => this.layout.editorEmptied(),
@@ -277,9 +285,12 @@ export class WorkbenchStore {
     return this.git.load();
   }
 
-  /** Opens (or refreshes) a tab diffing the working-tree file against HEAD. */
-  openChangeDiff(change: GitChange): void {
-    this.documents.openDiffTab(this.diffStore.putGitChange(change));
+  /** Opens (or refreshes) a tab diffing the working-tree file against HEAD (its hunks: index → working tree); `staged`: a tab of what is staged. */
+  openChangeDiff(change: GitChange, side: "staged" | "unstaged" = "unstaged"): void {
+    const tab = side === "staged" ? this.diffStore.putGitStaged(change) : this.diffStore.putGitChange(change);
+    const review = this.review.ensure(tab.key, change.path, side, side === "staged" ? (change.from ?? null) : null, side === "staged" ? "hunks" : "side");
+    if (!review.loading) void this.review.load(tab.key);
+    this.documents.openDiffTab(tab);
     this.layout.showEditor();
   }
 
@@ -398,6 +409,7 @@ export class WorkbenchStore {
     if (this.treeStatus !== "idle" || this.gitStatus !== "idle") this.#scheduleListingRefresh();
     for (const path of Object.keys(this.docs)) if (touches(path)) void refreshDocument(this.documents, path);
     this.diffStore.diskChanged(touches, git);
+    this.review.diskChanged(touches, git);
   }
 
   /** A burst of changes (a build, a checkout) reloads the listings once. */

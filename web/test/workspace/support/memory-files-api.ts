@@ -109,6 +109,23 @@ export class MemoryWorkspace {
       this.#check(`GET git head ${path}`);
       return { path, content: this.head.get(path) ?? null } as Awaited<ReturnType<FilesApi["gitHead"]>>;
     },
+    // The hunk review has its own tests (review-store.svelte.test.ts); here it answers as outside a repository.
+    gitDiff: async (path: string) => {
+      this.#check(`GET git diff ${path}`);
+      throw new FilesApiError(409, "not_a_repo", "not a repository", null);
+    },
+    gitStage: async () => {
+      this.#check("POST git stage");
+      throw new FilesApiError(409, "not_a_repo", "not a repository", null);
+    },
+    gitUnstage: async () => {
+      this.#check("POST git unstage");
+      throw new FilesApiError(409, "not_a_repo", "not a repository", null);
+    },
+    gitRevert: async () => {
+      this.#check("POST git revert");
+      throw new FilesApiError(409, "not_a_repo", "not a repository", null);
+    },
   };
 }
 

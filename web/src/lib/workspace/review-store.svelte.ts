@@ -1,0 +1,190 @@
+// The hunk review of a diff tab (issue #34 item 1): one file's diff as hunks
+// from the relay (GET /api/git/diff), and stage / unstage / revert of a hunk,
+// an edited hunk, a mode change or the whole file; plus the Changes list's
+// actions on files and sections. Every action names what the page showed
+// (a hunk's id, a diff's `base`): when the file moved meanwhile the relay
+// refuses it (stale_change, or a revert's save conflict) and the diff is
+// loaded again, with a sentence saying so. Nothing here is Svelte UI.
+
+import type { GitDiffResponse, GitDiffSide, GitReviewRequest } from "@pier/protocol";
+import { describeError } from "./describe-error.ts";
+import { FilesApiError, type FilesApi } from "./files-api.ts";
+
+export type ReviewApi = Pick<FilesApi, "gitDiff" | "gitStage" | "gitUnstage" | "gitRevert">;
+export type ReviewAction = "stage" | "unstage" | "revert";
+export type ReviewView = "hunks" | "side";
+
+export interface ReviewMessage {
+  tone: "info" | "error";
+  text: string;
+}
+
+export interface Review {
+  key: string;
+  path: string;
+  /** A staged rename's old path. */
+  from: string | null;
+  side: GitDiffSide;
+  /** Hunks, or Monaco's side by side (HEAD ↔ working tree). */
+  view: ReviewView;
+  loading: boolean;
+  error: string | null;
+  diff: GitDiffResponse | null;
+  /** What an action is running for (a hunk id, "file" or "mode"); null when none. */
+  busy: string | null;
+  message: ReviewMessage | null;
+}
+
+export class ReviewStore {
+  reviews = $state<Record<string, Review>>({});
+  /** A message for the Changes list (an action on files failed). */
+  listMessage = $state<ReviewMessage | null>(null);
+
+  readonly #api: ReviewApi;
+  readonly #changed: () => void;
+  #loads = new Map<string, number>();
+
+  readonly #isOpen: (key: string) => boolean;
+
+  /** `changed`: an action went through (reload git status now rather than wait for the watcher); `isOpen`: is the review's tab still open? */
+  constructor(api: ReviewApi, changed: () => void, isOpen: (key: string) => boolean = () => true) {
+    this.#api = api;
+    this.#changed = changed;
+    this.#isOpen = isOpen;
+  }
+
+  /** The review of a diff tab, made (and loaded) on first use. */
+  ensure(key: string, path: string, side: GitDiffSide, from: string | null, view: ReviewView): Review {
+    let review = this.reviews[key];
+    if (!review) {
+      this.reviews[key] = { key, path, from, side, view, loading: true, error: null, diff: null, busy: null, message: null };
+      review = this.reviews[key]!;
+      void this.load(key);
+    }
+    return review;
+  }
+
+  setView(key: string, view: ReviewView): void {
+    const review = this.reviews[key];
+    if (review) review.view = view;
+  }
+
+  async load(key: string): Promise<void> {
+    const review = this.reviews[key];
+    if (!review) return;
+    const request = (this.#loads.get(key) ?? 0) + 1;
+    this.#loads.set(key, request);
+    try {
+      const diff = await this.#api.gitDiff(review.path, review.side === "staged", review.from ?? undefined);
+      const target = this.reviews[key];
+      if (!target || this.#loads.get(key) !== request) return;
+      target.diff = diff;
+      target.error = null;
+    } catch (error) {
+      const target = this.reviews[key];
+      if (!target || this.#loads.get(key) !== request) return;
+      target.error = describeError(error);
+    } finally {
+      const target = this.reviews[key];
+      if (target && this.#loads.get(key) === request) target.loading = false;
+    }
+  }
+
+  /** A hunk (by id, `text` for an edited one), the mode change, or the whole file of a review. True when done. */
+  async act(key: string, action: ReviewAction, what: { hunk?: string; text?: string; part?: "mode" }): Promise<boolean> {
+    const review = this.reviews[key];
+    if (!review || review.busy !== null || !review.diff) return false;
+    const request: GitReviewRequest = { path: review.path, base: review.diff.base, ...what };
+    if (action === "unstage" && review.from !== null) request.from = review.from;
+    review.busy = what.hunk ?? what.part ?? "file";
+    review.message = null;
+    try {
+      await this.#send(action, request);
+      this.#changed();
+      return true;
+    } catch (error) {
+      const target = this.reviews[key];
+      if (target) target.message = { tone: "error", text: failureText(error, action) };
+      return false;
+    } finally {
+      const target = this.reviews[key];
+      if (target) target.busy = null;
+      // Whatever happened, show the file as it is now.
+      await this.load(key);
+    }
+  }
+
+  /** Stage or unstage whole files (a file's button, or a section's "all"). True when done. */
+  async files(action: "stage" | "unstage", paths: string[]): Promise<boolean> {
+    if (paths.length === 0) return true;
+    this.listMessage = null;
+    try {
+      await this.#send(action, { paths });
+      return true;
+    } catch (error) {
+      this.listMessage = { tone: "error", text: failureText(error, action) };
+      return false;
+    } finally {
+      this.#changed();
+    }
+  }
+
+  /** The `base` of each file's working-tree diff, read before the person is asked, so a revert never covers what they did not see. */
+  async revertBases(paths: string[]): Promise<Map<string, string>> {
+    const bases = new Map<string, string>();
+    await Promise.all(
+      paths.map(async (path) => {
+        const diff = await this.#api.gitDiff(path, false);
+        bases.set(path, diff.base);
+      }),
+    );
+    return bases;
+  }
+
+  /** Reverts whole files at the bases read before the question; says which were left because they changed meanwhile. */
+  async revertFiles(bases: Map<string, string>): Promise<boolean> {
+    this.listMessage = null;
+    const failed: string[] = [];
+    for (const [path, base] of bases) {
+      try {
+        await this.#api.gitRevert({ path, base });
+      } catch (error) {
+        failed.push(`${path}: ${failureText(error, "revert")}`);
+      }
+    }
+    this.#changed();
+    if (failed.length > 0) this.listMessage = { tone: "error", text: failed.slice(0, 3).join(" ") + (failed.length > 3 ? ` (and ${failed.length - 3} more)` : "") };
+    return failed.length === 0;
+  }
+
+  /** The index or files moved (`git`), or these files changed: open reviews follow. */
+  diskChanged(touches: (path: string) => boolean, git: boolean): void {
+    for (const review of Object.values(this.reviews)) {
+      if (!this.#isOpen(review.key)) {
+        this.drop(review.key);
+        continue;
+      }
+      if (git || touches(review.path) || (review.from !== null && touches(review.from))) void this.load(review.key);
+    }
+  }
+
+  drop(key: string): void {
+    delete this.reviews[key];
+    this.#loads.delete(key);
+  }
+
+  #send(action: ReviewAction, request: GitReviewRequest): Promise<unknown> {
+    if (action === "stage") return this.#api.gitStage(request);
+    if (action === "unstage") return this.#api.gitUnstage(request);
+    return this.#api.gitRevert(request);
+  }
+}
+
+function failureText(error: unknown, action: ReviewAction): string {
+  if (error instanceof FilesApiError && error.code === "conflict") {
+    return "The file changed on disk since this diff was shown, so nothing was reverted; the diff now shows the file as it is.";
+  }
+  const verb = action === "stage" ? "Staging" : action === "unstage" ? "Unstaging" : "Reverting";
+  if (error instanceof FilesApiError && error.code === "stale_change") return error.message;
+  return `${verb} failed: ${describeError(error)}`;
+}
