@@ -30,6 +30,13 @@ export const SEARCH_LIMITS = {
   maxGlobs: 50,
   /** A preview covers at most this many files. */
   maxPreviewFiles: 2000,
+  /**
+   * How long the page waits after a keystroke before it searches. Short: the
+   * first result must show within 100 ms of the last keystroke, and the
+   * search takes some of that (one a later keystroke overtakes is aborted,
+   * so searching early costs little).
+   */
+  pageDebounceMs: 40,
 } as const;
 
 /** What to search for; `include`/`exclude` are globs ("src/**", "*.ts"), matched against workspace-relative paths. */

@@ -33,7 +33,7 @@ export type SearchOutcome = { ok: true; notRepo: boolean; stopped: boolean } | {
 export async function runGitGrep(rootReal: string, query: SearchQuery, run: SearchRun): Promise<SearchOutcome> {
   const command = run.command ?? "git";
   // Both at once: the first result is waited for on every keystroke.
-  const [env, inRepo] = await Promise.all([guardedEnv(command, rootReal), isRepository(command, rootReal, baseEnv())]);
+  const [env, inRepo] = await Promise.all([guardedEnv(command, rootReal), isRepositoryCached(command, rootReal)]);
   const notRepo = !inRepo;
   if (env === null) return { ok: false, notRepo, message: "The repository's git config could not be read (or names too many drivers), so git was not run." };
   if (run.signal?.aborted) return { ok: true, notRepo, stopped: true };
@@ -152,6 +152,24 @@ function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C.UTF-8", GIT_NO_LAZY_FETCH: "1" };
   for (const name of REDIRECTING_ENV) delete env[name];
   return env;
+}
+
+/**
+ * Whether a folder is in a repository changes rarely (git init), and a search
+ * runs on every keystroke: the answer is kept a few seconds (one git process
+ * fewer before the first result; the config is still read every time).
+ */
+const REPO_ANSWER_MS = 5000;
+const repoAnswers = new Map<string, { inRepo: boolean; at: number }>();
+
+async function isRepositoryCached(command: string, cwd: string): Promise<boolean> {
+  const key = `${command}\0${cwd}`;
+  const known = repoAnswers.get(key);
+  if (known && performance.now() - known.at < REPO_ANSWER_MS) return known.inRepo;
+  const inRepo = await isRepository(command, cwd, baseEnv());
+  if (repoAnswers.size > 100) repoAnswers.clear();
+  repoAnswers.set(key, { inRepo, at: performance.now() });
+  return inRepo;
 }
 
 async function isRepository(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<boolean> {

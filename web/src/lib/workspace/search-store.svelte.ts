@@ -3,17 +3,12 @@
 // checkbox per match, then one confirm). A new search aborts the one before
 // (the relay kills its git); typing is debounced lightly.
 
-import type { ReplacePreviewFile, SearchDoneRecord, SearchQuery, SearchRecord } from "@pier/protocol";
+import { SEARCH_LIMITS, type ReplacePreviewFile, type SearchDoneRecord, type SearchQuery, type SearchRecord } from "@pier/protocol";
 import { describeError } from "./describe-error.ts";
 import { previewReplace, replaceAcrossFiles, streamSearch } from "./search-api.ts";
 import { addMatches, type SearchFileResult } from "./search-results.ts";
 
-/**
- * Short: the first result must show within 100 ms of the last keystroke,
- * and the search itself takes some of that (a keystroke's search that is
- * overtaken is aborted, so searching early costs little).
- */
-export const SEARCH_DEBOUNCE_MS = 40;
+const SEARCH_DEBOUNCE_MS = SEARCH_LIMITS.pageDebounceMs;
 
 export type SearchStatus = "idle" | "searching" | "done" | "error";
 
