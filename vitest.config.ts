@@ -46,6 +46,8 @@ export default defineConfig({
           exclude: [
             "**/node_modules/**",
             "relay/test/relay/access.contract.test.ts",
+            // Search: git grep and the file service; pi is not started.
+            "relay/test/workspace/search.contract.test.ts",
             // The real terminal: a shell in a PTY; pi is not involved.
             "relay/test/terminal/terminal.contract.test.ts",
             "relay/test/relay/faults.contract.test.ts",
