@@ -72,6 +72,8 @@ test("a card, Back and Forward switch sessions in place; the one left behind kee
   await page.goBack();
   await page.waitForURL((url) => url.pathname === "/");
   await expect(promptBox(page)).toHaveValue("a draft for the first agent");
+  // The tab's title is this session's again (a fresh session has none of its own: Pier's).
+  await expect(page).toHaveTitle(/^(\(\d+\) )?Pier$/);
   await expect(conversation(page)).not.toContainText("long streamed answer");
   expect(await samePage(page)).toBe(true);
   await agentsButton(page).click();
@@ -93,6 +95,7 @@ test("a card, Back and Forward switch sessions in place; the one left behind kee
   test.info().annotations.push({ type: "switch", description: `the answer was on screen ${Math.round(shownAfter)} ms after Forward` });
   await expect(page).toHaveURL(new RegExp(`/live/${id}/$`));
   await expect(page.getByRole("status", { name: "Agent: Idle" })).toBeVisible();
+  await expect(page).toHaveTitle("Keep going with the next step · Pier");
   expect(await samePage(page)).toBe(true);
   await page.screenshot({ path: test.info().outputPath("switched-back-1440x900.png") });
 
