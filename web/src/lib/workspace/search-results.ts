@@ -44,9 +44,9 @@ export function highlightPieces(text: string, ranges: readonly (readonly [number
  * the text before is cut to `keep` characters (`lead` says so), so the
  * match is on screen.
  */
-export function focusOn(text: string, ranges: readonly (readonly [number, number])[], keep = 24): { text: string; ranges: [number, number][]; lead: boolean } {
+export function focusOn(text: string, ranges: readonly (readonly [number, number])[], keep = 12): { text: string; ranges: [number, number][]; lead: boolean } {
   const first = ranges[0]?.[0] ?? 0;
-  if (first <= keep + 8) return { text, ranges: ranges.map(([s, e]) => [s, e]), lead: false };
+  if (first <= keep + 4) return { text, ranges: ranges.map(([s, e]) => [s, e]), lead: false };
   const from = first - keep;
   return { text: text.slice(from), ranges: ranges.map(([s, e]) => [s - from, e - from]), lead: true };
 }
