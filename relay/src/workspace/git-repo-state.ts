@@ -50,7 +50,8 @@ export async function readRepoState(git: GitRunner): Promise<GitRepoResponse> {
 
 /** Files staged for the next commit (with no commit yet, everything in the index is). */
 export async function stagedCount(git: GitRunner): Promise<number> {
-  const run = await git.run(["diff", "--cached", "--name-only", "-z", "--no-ext-diff", "--no-textconv", "--no-renames"]);
+  // Unmerged paths (a conflict) are counted as conflicted, not staged.
+  const run = await git.run(["diff", "--cached", "--name-only", "-z", "--no-ext-diff", "--no-textconv", "--no-renames", "--diff-filter=u"]);
   return run.code === 0 ? run.stdout.split("\0").filter((path) => path !== "").length : 0;
 }
 

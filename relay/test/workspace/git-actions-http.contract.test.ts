@@ -99,7 +99,8 @@ describe("git actions over HTTP", () => {
     const marker = join(home, "hook-ran");
     const hook = join(ws, ".git", "hooks", "pre-commit");
     await mkdir(join(ws, ".git", "hooks"), { recursive: true });
-    await writeFile(hook, `#!/bin/sh\ntouch '${marker}'\n`);
+    // Refuses the commit (saying so) until the test allows it.
+    await writeFile(hook, `#!/bin/sh\ntouch '${marker}'\n[ -e '${marker}-allow' ] || { echo 'pre-commit: not yet' >&2; exit 1; }\n`);
     await chmod(hook, 0o755);
     await setTrust(false);
     try {
@@ -120,7 +121,13 @@ describe("git actions over HTTP", () => {
     } finally {
       await setTrust(true);
     }
-    // Trusted again, the hook runs with the commit.
+    // Trusted again, the hook runs: its refusal comes back with its words, then it lets the commit through.
+    const refused = await post("/api/git/commit", { message: "Everything else" });
+    expect([refused.status, refused.json.error.code]).toEqual([409, "git_failed"]);
+    expect(refused.json.output).toContain("pre-commit: not yet");
+    expect(existsSync(marker)).toBe(true);
+    expect(git("log", "--format=%s").trim()).toBe("Add the README");
+    await writeFile(`${marker}-allow`, "");
     const made = await post("/api/git/commit", { message: "Everything else" });
     expect(made.status, made.text).toBe(200);
     expect(existsSync(marker)).toBe(true);

@@ -188,7 +188,7 @@ describe("commit", () => {
     git(dir, "commit", "-q", "-am", "main side");
     expect(() => git(dir, "merge", "feature")).toThrow();
     const state = await readRepoState(runner);
-    expect(state).toMatchObject({ isRepo: true, operation: { kind: "merge", onto: "feature" }, conflicted: 1 });
+    expect(state).toMatchObject({ isRepo: true, operation: { kind: "merge", onto: "feature" }, conflicted: 1, staged: 0 });
     const refused = await refusal(commitStaged(runner, { message: "Merge" }));
     expect(refused.code).toBe("git_failed");
     expect(refused.extra.output).toMatch(/unmerged files/);

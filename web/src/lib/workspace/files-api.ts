@@ -30,7 +30,8 @@ export interface SaveConflict {
   current: { content: string | null; version: string | null };
 }
 
-async function call<T>(method: "GET" | "PUT" | "POST", url: string, body?: unknown): Promise<T> {
+/** One JSON request to the workspace service; a refusal throws FilesApiError (also used by git-actions-api.ts). */
+export async function call<T>(method: "GET" | "PUT" | "POST", url: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, {

@@ -4,6 +4,7 @@
 //   layout-store    drawer, chat width, narrow-screen pane, quick open
 //   file-tree-store the listing, open folders, selection
 //   git-store       branch and changed files
+//   git-repo-store  branches, commit box, pull/push (loaded once the Changes view asks)
 //   documents-store tabs, open files, buffers and models
 //   diffs-store     read-only diff tabs
 //   document-saving save and conflicts;  disk-changes  files changed on disk
@@ -22,6 +23,8 @@ import { FileOperations, folderFor } from "./file-operations.ts";
 import { FileTreeStore, type LoadStatus } from "./file-tree-store.svelte.ts";
 import { basename, type TreeNode } from "./file-tree.ts";
 import { createFilesApi, type FilesApi } from "./files-api.ts";
+import { createGitActionsApi } from "./git-actions-api.ts";
+import { GitRepoStore } from "./git-repo-store.svelte.ts";
 import { GitStore } from "./git-store.svelte.ts";
 import { ReviewStore } from "./review-store.svelte.ts";
 import { SearchStore } from "./search-store.svelte.ts";
@@ -60,6 +63,7 @@ export class WorkbenchStore {
   readonly layout: LayoutStore;
   readonly fileTree: FileTreeStore;
   readonly git: GitStore;
+  readonly repo: GitRepoStore;
   /** The Search view's query and results (search-store.svelte.ts). */
   readonly search: SearchStore;
   readonly diffStore: DiffsStore;
@@ -84,6 +88,7 @@ export class WorkbenchStore {
     this.layout = new LayoutStore(options);
     this.fileTree = new FileTreeStore(this.api);
     this.git = new GitStore(this.api);
+    this.repo = new GitRepoStore(createGitActionsApi(options.apiBase ?? ""), () => void this.git.load());
     this.search = new SearchStore(options.apiBase ?? "");
     this.diffStore = new DiffsStore(this.api);
     this.review = new ReviewStore(
@@ -282,6 +287,8 @@ export class WorkbenchStore {
   }
 
   loadGit(): Promise<void> {
+    // The branch menu and commit box follow git too, once they were shown.
+    if (this.repo.status !== "idle") void this.repo.load();
     return this.git.load();
   }
 
