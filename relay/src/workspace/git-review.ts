@@ -175,11 +175,11 @@ export class GitReview {
     const rootReal = await this.#files.paths.rootReal();
     const exec = await prepareGitExec(rootReal, { repoCommands: options.repoCommands, command: this.#command });
     if (exec === null) throw new WorkspaceError(409, "git_failed", "git cannot read this repository's configuration (or it names too many filters and drivers to switch off).");
-    const where = await exec(["rev-parse", "--show-prefix"]);
-    if (!where.ok) throw new WorkspaceError(409, "not_a_repo", "This workspace is not in a git repository, so there is nothing to stage or revert.");
-    const prefix = where.stdout.toString("utf8").replace(/\n$/, "");
-    const head = await exec(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-    return { exec, prefix, hasHead: head.ok, rootReal };
+    // One git for both facts: the prefix is printed first; exit code 1 is a repository with no commit yet, 128 no repository.
+    const where = await exec(["rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD^{commit}"]);
+    if (!where.ok && where.exitCode !== 1) throw new WorkspaceError(409, "not_a_repo", "This workspace is not in a git repository, so there is nothing to stage or revert.");
+    const prefix = where.stdout.toString("utf8").split("\n")[0] ?? "";
+    return { exec, prefix, hasHead: where.ok, rootReal };
   }
 
   async #compute(repo: Repo, path: string, side: GitDiffSide, from: string | null): Promise<Computed> {
