@@ -49,7 +49,7 @@ export default defineConfig({
             // Search: git grep and the file service; pi is not started.
             "relay/test/workspace/search.contract.test.ts",
             // The real terminal: a shell in a PTY; pi is not involved.
-            "relay/test/terminal/terminal.contract.test.ts",
+            "relay/test/terminal/*.contract.test.ts",
             "relay/test/relay/faults.contract.test.ts",
             "relay/test/relay/fresh-links.contract.test.ts",
             "relay/test/relay/heartbeat.contract.test.ts",

@@ -172,6 +172,12 @@ export type RelayFrame =
   /** Session files appeared, grew or went away: a session list on screen should be fetched again. */
   | { type: "sessions_changed" }
   /**
+   * The session's real shells changed: one was opened, closed, ended, shared
+   * or unshared. A shell list on screen should be fetched again (a viewer's
+   * lists only the shared ones). Every browser of the session gets it.
+   */
+  | { type: "terminals_changed" }
+  /**
    * Another browser's command, as the relay wrote it to pi's stdin (every
    * browser but the sender gets it): who sent what, for the inspector and
    * for saying "Ada stopped the run".

@@ -98,7 +98,8 @@ export class LiveSession {
     this.cwd = options.launch.cwd;
     this.#trust = trust;
     this.sessions = sessions;
-    this.terminals = new Shells({ cwd: this.cwd, links: options.links, log: options.log });
+    // Every page of the session lists its shells again (the bridge is made below; this runs later).
+    this.terminals = new Shells({ cwd: this.cwd, links: options.links, log: options.log, onChanged: () => this.bridge.hub.broadcastFrame({ type: "terminals_changed" }) });
     this.pi = new PiProcess({ ...options.launch, args: trust.piArgs(options.launch.args) });
     // Before the bridge's listeners: the bridge hands each stdout chunk over to the hub, which may free it at once (chunk-reclaim.ts).
     this.#tracker = new RunTracker(() => options.onSummaryChange?.(), { onSessionMoved: () => void this.#learnSessionFile() });

@@ -19,7 +19,13 @@
 // thus the ring plus at most ~MAX_BEHIND per lagging socket (and sockets are
 // counted in connection-limits.ts).
 //
-// Who: a socket gets here only as a driver's (terminal-api.ts); its grant is
+// Who: a driver's socket, or a viewer's while a driver shares the shell
+// (terminal-api.ts). A viewer's socket is watch-only: its keystrokes and
+// resizes are refused with an error frame and never reach the PTY (acks are
+// taken). It never holds the shell paused — it counts as lagging from the
+// start, so the shell runs at the drivers' pace and a slow viewer is only
+// ever cut off at MAX_BEHIND (it may reattach). Unsharing closes every
+// viewer socket at once (TERMINAL_CLOSE.unshared). Every socket's grant is
 // checked again on every frame it sends, and a revoke closes it at once
 // (shells.ts).
 import type { IPty } from "@lydell/node-pty";
@@ -29,6 +35,8 @@ import type { Grant } from "../access-links.ts";
 import { isRunning, signalSession } from "./process-tree.ts";
 import { Scrollback } from "./scrollback.ts";
 import type { PtyLibrary } from "./pty-library.ts";
+
+const WATCH_ONLY = "This shell is shared for watching only: only a driver can type into it or resize it.";
 
 export const SCROLLBACK_BYTES = 1024 * 1024;
 export const HIGH_WATER = 1024 * 1024;
@@ -52,6 +60,8 @@ type Attached = {
   /** Since when this socket has been over HIGH_WATER, or null. */
   overSince: number | null;
   lagging: boolean;
+  /** A viewer's socket: watch-only, and never pacing the shell. */
+  watchOnly: boolean;
 };
 
 export type ShellSessionOptions = {
@@ -63,6 +73,8 @@ export type ShellSessionOptions = {
   rows: number;
   env: NodeJS.ProcessEnv;
   isLive: (grant: Grant) => boolean;
+  /** The shell ended by itself (its info's `alive` changed). */
+  onExit?: () => void;
   log: (line: string) => void;
 };
 
@@ -81,6 +93,7 @@ export class ShellSession {
   #exit: { exitCode: number; signal: number | null } | null = null;
   readonly #exited: Promise<void>;
   #paused = false;
+  #shared = false;
   #drainTimer: NodeJS.Timeout | null = null;
 
   constructor(pty: PtyLibrary, options: ShellSessionOptions) {
@@ -110,6 +123,7 @@ export class ShellSession {
           socket.ws.close(TERMINAL_CLOSE.ended, "the shell ended");
         }
         resolve();
+        options.onExit?.();
       }),
     );
   }
@@ -119,13 +133,40 @@ export class ShellSession {
   }
 
   get info(): TerminalInfo {
-    return { id: this.id, title: this.title, cols: this.#cols, rows: this.#rows, createdAt: this.createdAt, alive: this.alive };
+    return { id: this.id, title: this.title, cols: this.#cols, rows: this.#rows, createdAt: this.createdAt, alive: this.alive, shared: this.#shared };
   }
 
-  /** A driver's socket: the scrollback, `ready`, then live output; what it sends is typed into the shell. */
+  get shared(): boolean {
+    return this.#shared;
+  }
+
+  /** Lets viewers watch, or stops them: every viewer socket closes at once. False when nothing changed. */
+  setShared(shared: boolean): boolean {
+    if (shared === this.#shared) return false;
+    this.#shared = shared;
+    if (!shared) {
+      for (const socket of this.#attached) {
+        if (!socket.watchOnly) continue;
+        this.#attached.delete(socket);
+        socket.ws.close(TERMINAL_CLOSE.unshared, "the driver stopped sharing this shell");
+      }
+      this.#flow();
+    }
+    return true;
+  }
+
+  /**
+   * A socket: the scrollback, `ready`, then live output. A driver's input is
+   * typed into the shell; a viewer's socket (terminal-api.ts lets one in only
+   * while the shell is shared) is watch-only.
+   */
   attach(ws: WebSocket, grant: Grant): void {
-    const socket: Attached = { ws, grant, sent: 0, acked: null, overSince: null, lagging: false };
+    const watchOnly = grant.role !== "driver";
+    // A viewer's socket lags from the start: it never holds the shell (see the top of this file).
+    const socket: Attached = { ws, grant, sent: 0, acked: null, overSince: null, lagging: watchOnly, watchOnly };
     ws.on("error", () => ws.terminate());
+    // Unshared between the upgrade's admission and now.
+    if (watchOnly && !this.#shared) return void ws.close(TERMINAL_CLOSE.unshared, "the driver stopped sharing this shell");
     const kept = this.#scrollback.snapshot();
     if (kept.length > 0) ws.send(kept, { binary: true });
     socket.sent = kept.length;
@@ -186,6 +227,7 @@ export class ShellSession {
     if (!this.#isLive(socket.grant)) return this.#revoked(socket);
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (this.#exit !== null) return;
+    if (isBinary && socket.watchOnly) return this.#sendFrame(socket.ws, { type: "error", message: WATCH_ONLY });
     if (isBinary) {
       // node-pty's types say string; its Unix side writes whatever its socket takes, bytes included.
       this.#pty.write(bytes as unknown as string);
@@ -206,6 +248,7 @@ export class ShellSession {
       return this.#flow();
     }
     if (type !== "resize") return this.#sendFrame(socket.ws, { type: "error", message: `Unknown terminal frame ${JSON.stringify(type)}: only "resize" and "ack" are understood.` });
+    if (socket.watchOnly) return this.#sendFrame(socket.ws, { type: "error", message: WATCH_ONLY });
     if (!isSize(cols, TERMINAL_MAX_COLS) || !isSize(rows, TERMINAL_MAX_ROWS)) {
       return this.#sendFrame(socket.ws, { type: "error", message: `A resize needs whole numbers: cols 1–${TERMINAL_MAX_COLS}, rows 1–${TERMINAL_MAX_ROWS}.` });
     }
@@ -217,6 +260,8 @@ export class ShellSession {
     this.#cols = cols;
     this.#rows = rows;
     this.#pty.resize(cols, rows);
+    // Watching pages draw at the shell's size (a driver's page fits the shell to itself instead).
+    for (const socket of this.#attached) if (socket.watchOnly) this.#sendFrame(socket.ws, { type: "resized", cols, rows });
   }
 
   #revoked(socket: Attached): void {
@@ -232,6 +277,8 @@ export class ShellSession {
     const sockets = [...this.#attached];
     let hold = false;
     for (const socket of sockets) {
+      // A viewer never holds the shell: it is cut off at MAX_BEHIND instead (#output).
+      if (socket.watchOnly) continue;
       const queued = behind(socket);
       if (queued <= LOW_WATER) {
         socket.overSince = null;
@@ -244,7 +291,8 @@ export class ShellSession {
         continue;
       }
       socket.overSince ??= now;
-      const othersWait = sockets.some((other) => other !== socket && !other.lagging && behind(other) <= LOW_WATER);
+      // Only the drivers' sockets set the pace: a viewer waiting does not make a driver's slow page lag.
+      const othersWait = sockets.some((other) => other !== socket && !other.watchOnly && !other.lagging && behind(other) <= LOW_WATER);
       if (othersWait && now - socket.overSince > STALL_LIMIT_MS) {
         socket.lagging = true;
         continue;

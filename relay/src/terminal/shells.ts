@@ -2,17 +2,22 @@
 // in the session's folder. They live as long as the live session (a reload
 // or a second browser reattaches); archiving the session or stopping pier
 // ends every one of them and what they started. A revoked link's terminal
-// sockets close at once, like its session sockets (room.ts).
+// sockets close at once, like its session sockets (room.ts), a viewer's
+// watching a shared shell included. Every change to the list (opened,
+// closed, ended, shared, unshared) is told through `onChanged`, so every
+// page of the session lists the shells again.
 import { accessSync, constants } from "node:fs";
 import { basename, isAbsolute } from "node:path";
 import { MAX_TERMINALS, TERMINAL_CLOSE, TERMINAL_MAX_COLS, TERMINAL_MAX_ROWS, type TerminalInfo, type TerminalListResponse } from "@pier/protocol";
-import type { AccessLinks } from "../access-links.ts";
+import type { AccessLinks, Grant } from "../access-links.ts";
 import { loadPty } from "./pty-library.ts";
 import { isSize, ShellSession } from "./shell-session.ts";
 
 export type ShellsOptions = {
   cwd: string;
   links: AccessLinks;
+  /** The list changed (live-session.ts tells every browser: terminals_changed). */
+  onChanged?: () => void;
   log: (line: string) => void;
 };
 
@@ -32,9 +37,22 @@ export class Shells {
     });
   }
 
-  async list(): Promise<TerminalListResponse> {
+  /** The shells `grant` may see: a driver all of them, a viewer the shared ones only. */
+  async list(grant: Grant): Promise<TerminalListResponse> {
     const pty = await loadPty();
-    return { terminals: [...this.#shells.values()].map((shell) => shell.info), unavailable: "unavailable" in pty ? pty.unavailable : null };
+    const visible = [...this.#shells.values()].filter((shell) => grant.role === "driver" || shell.shared);
+    return { terminals: visible.map((shell) => shell.info), unavailable: "unavailable" in pty ? pty.unavailable : null };
+  }
+
+  /** Shares a shell with viewers or stops (closing their sockets); null when there is no such shell. */
+  share(id: string, shared: boolean): TerminalInfo | null {
+    const shell = this.#shells.get(id);
+    if (shell === undefined) return null;
+    if (shell.setShared(shared)) {
+      this.#options.log(`shell ${id} ${shared ? "shared with viewers" : "no longer shared"}`);
+      this.#changed();
+    }
+    return shell.info;
   }
 
   get(id: string): ShellSession | undefined {
@@ -62,10 +80,12 @@ export class Shells {
       rows,
       env: { ...process.env, TERM: "xterm-256color", COLORTERM: "truecolor" },
       isLive: (grant) => this.#options.links.isLive(grant),
+      onExit: () => this.#changed(),
       log: this.#options.log,
     });
     this.#shells.set(id, session);
     this.#options.log(`shell ${id} started (pid ${session.pid}) in ${this.#options.cwd}`);
+    this.#changed();
     return session.info;
   }
 
@@ -74,8 +94,13 @@ export class Shells {
     const shell = this.#shells.get(id);
     if (shell === undefined) return false;
     this.#shells.delete(id);
+    this.#changed();
     await shell.end(TERMINAL_CLOSE.ended, "the shell was closed");
     return true;
+  }
+
+  #changed(): void {
+    if (!this.#closed) this.#options.onChanged?.();
   }
 
   /** Ends every shell (the live session is archived, or pier stops). */

@@ -7,97 +7,13 @@
 // process the shell started. pi is only the session's other half here.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CLOSE_REVOKED, TERMINAL_CLOSE, type RelayFrame, type TerminalServerFrame } from "@pier/protocol";
+import { CLOSE_REVOKED, TERMINAL_CLOSE } from "@pier/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
 import { attemptUpgrade, connectBrowser, exchangeToken, isAlive, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
 import { httpJson } from "../workspace/workspace-http.ts";
+import { attach, makeLink, openShell } from "./terminal-sockets.ts";
 
 const hello = fileURLToPath(new URL("../../../e2e/scenarios/hello.json", import.meta.url));
-
-type Frame<T extends RelayFrame["type"]> = Extract<RelayFrame, { type: T }>;
-
-/** A browser's terminal socket, as the page opens it. */
-type TerminalSocket = {
-  ws: WebSocket;
-  /** Output received so far, decoded (for small amounts). */
-  text(): string;
-  /** Bytes received before `ready` (the scrollback). */
-  scrollback(): string;
-  frames: TerminalServerFrame[];
-  closed: Promise<{ code: number; reason: string }>;
-  type(keys: string): void;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
-};
-
-function attach(pier: RunningPier, id: string, options: { cookie?: string; prefix?: string } = {}): Promise<TerminalSocket> {
-  const ws = new WebSocket(`ws://${pier.host}${options.prefix ?? ""}/terminal?id=${encodeURIComponent(id)}`, {
-    headers: { Cookie: options.cookie ?? pier.cookie },
-    origin: pier.origin,
-  });
-  const chunks: Buffer[] = [];
-  let readyAt: number | null = null;
-  const frames: TerminalServerFrame[] = [];
-  const waiters = new Set<() => void>();
-  ws.on("message", (data, isBinary) => {
-    const buffer = data as Buffer;
-    if (isBinary) chunks.push(buffer);
-    else {
-      const frame = JSON.parse(buffer.toString("utf8")) as TerminalServerFrame;
-      frames.push(frame);
-      if (frame.type === "ready") readyAt = chunks.length;
-    }
-    for (const waiter of [...waiters]) waiter();
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
-  const text = () => Buffer.concat(chunks).toString("utf8");
-  const socket: TerminalSocket = {
-    ws,
-    text,
-    scrollback: () => Buffer.concat(chunks.slice(0, readyAt ?? 0)).toString("utf8"),
-    frames,
-    closed,
-    type: (keys) => ws.send(Buffer.from(keys), { binary: true }),
-    waitFor: (pattern, timeoutMs = 15_000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (!pattern.test(text())) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out waiting for ${pattern} in the terminal; it shows: ${JSON.stringify(text().slice(-400))}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      }),
-  };
-  return new Promise((resolve, reject) => {
-    ws.once("unexpected-response", (_request, response) => reject(new Error(`terminal upgrade refused with HTTP ${response.statusCode}`)));
-    ws.once("error", reject);
-    const onReady = () => {
-      if (readyAt === null) return;
-      waiters.delete(onReady);
-      resolve(socket);
-    };
-    waiters.add(onReady);
-  });
-}
-
-async function openShell(pier: RunningPier, cols = 80, rows = 24, prefix = ""): Promise<string> {
-  const made = await httpJson(pier, "POST", `${prefix}/api/terminals`, { body: { cols, rows } });
-  expect(made.status, `${made.text} ${pier.stderr.slice(-5).join(" | ")}`).toBe(201);
-  return made.json.terminal.id as string;
-}
-
-async function makeLink(driver: Browser, role: "driver" | "viewer"): Promise<{ url: string; linkId: string }> {
-  const before = driver.frames.filter((f) => f.type === "link_created").length;
-  driver.send({ type: "pier.create_link", role });
-  const frame = await driver.waitUntil(() => driver.frames.filter((f): f is Frame<"link_created"> => f.type === "link_created")[before], "link_created");
-  return { url: `http://${new URL(driver.ws.url).host}/?token=${frame.token}`, linkId: frame.link.id };
-}
 
 function rssBytes(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -169,15 +85,17 @@ describe("terminal", () => {
     expect((await httpJson(pier, "POST", "/api/terminals/close", { body: { id } })).status).toBe(404);
   });
 
-  it("refuses a viewer on every route and the upgrade, with a sentence", async () => {
+  it("refuses a viewer every change and the upgrade to a shell not shared, with a sentence (terminal-share.contract.test.ts: shared ones)", async () => {
     const id = await openShell(pier);
     const viewerCookie = await exchangeToken((await makeLink(driver, "viewer")).url, pier.port);
+    // A viewer lists only the shells a driver shares: none here.
     const list = await httpJson(pier, "GET", "/api/terminals", { cookie: viewerCookie });
-    expect(list.status).toBe(403);
-    expect(list.json.error.message).toMatch(/Only a driver can open, list or type into a shell/);
+    expect(list.status).toBe(200);
+    expect(list.json.terminals).toEqual([]);
     for (const [path, body] of [
       ["/api/terminals", { cols: 80, rows: 24 }],
       ["/api/terminals/close", { id }],
+      ["/api/terminals/share", { id, shared: true }],
     ] as const) {
       const answer = await httpJson(pier, "POST", path, { cookie: viewerCookie, body });
       expect(answer.status, path).toBe(403);
@@ -185,9 +103,9 @@ describe("terminal", () => {
     }
     // A hand-made upgrade, as a script would send it.
     const upgrade = await attemptUpgrade(pier, { cookie: viewerCookie, path: `/terminal?id=${id}` });
-    expect(upgrade).toEqual({ status: 403, body: expect.stringMatching(/Only a driver can open, list or type into a shell/) });
-    // The shell is untouched.
-    expect((await httpJson(pier, "GET", "/api/terminals")).json.terminals).toContainEqual(expect.objectContaining({ id, alive: true }));
+    expect(upgrade).toEqual({ status: 403, body: expect.stringMatching(/only while a driver shares it/) });
+    // The shell is untouched, and still not shared.
+    expect((await httpJson(pier, "GET", "/api/terminals")).json.terminals).toContainEqual(expect.objectContaining({ id, alive: true, shared: false }));
     // No cookie, or another site's page: refused by the door before anything else.
     expect((await attemptUpgrade(pier, { cookie: null, path: `/terminal?id=${id}` })).status).toBe(401);
     expect((await attemptUpgrade(pier, { origin: "http://evil.example", path: `/terminal?id=${id}` })).status).toBe(403);

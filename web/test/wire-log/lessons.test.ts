@@ -57,7 +57,7 @@ function sentences(text: string): number {
 describe("lesson coverage", () => {
   it("has the compile-time lists in place", () => {
     expect(relayFramesComplete).toBe(true);
-    expect(relayTypes.length).toBe(20);
+    expect(relayTypes.length).toBe(21);
     expect(UI_METHODS.length).toBe(9);
     expect(STEPS.length).toBe(12);
   });
@@ -81,7 +81,7 @@ describe("lesson coverage", () => {
     }
   });
 
-  it("counts: 24 events, 12 steps, 9 UI methods, 33 commands and responses, 20 relay frames", () => {
+  it("counts: 24 events, 12 steps, 9 UI methods, 33 commands and responses, 21 relay frames", () => {
     const keys = [...allLessons().keys()];
     const count = (prefix: string): number => keys.filter((k) => k.startsWith(prefix) && !k.endsWith(":unknown") && !k.endsWith(":invalid")).length;
     expect(count("event:")).toBe(24);
@@ -89,7 +89,7 @@ describe("lesson coverage", () => {
     expect(count("ui:")).toBe(9);
     expect(count("command:")).toBe(34); // 33 + extension_ui_response
     expect(count("response:")).toBe(35); // 33 + parse + failed
-    expect(count("relay:")).toBe(20);
+    expect(count("relay:")).toBe(21);
   });
 });
 

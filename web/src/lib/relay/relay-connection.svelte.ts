@@ -132,6 +132,8 @@ export class RelayConnection {
   branchEntries = $state.raw<BranchItem[]>([]);
   /** Bumped when the relay says session files changed on disk. */
   sessionsListVersion = $state(0);
+  /** Bumped when the relay says the session's real shells changed (opened, closed, shared…). */
+  terminalsListVersion = $state(0);
   /** The URL path prefix this connection's socket and HTTP paths are under ("" today). */
   readonly prefix: string;
 
@@ -591,6 +593,9 @@ export class RelayConnection {
         return false;
       case "sessions_changed":
         if (!this.readOnly) this.sessionsListVersion++;
+        return false;
+      case "terminals_changed":
+        if (!this.readOnly) this.terminalsListVersion++;
         return false;
       case "error":
         this.#onRelayError(frame);

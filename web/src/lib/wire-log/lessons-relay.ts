@@ -21,6 +21,7 @@ export const RELAY_FRAME_TYPES = [
   "notice",
   "workspace_changed",
   "sessions_changed",
+  "terminals_changed",
   "command_sent",
   "presence",
   "activity",
@@ -98,6 +99,11 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
     title: "sessions_changed: session files changed",
     summary: "Session files appeared, grew or went away.",
     body: "A session list on screen should be fetched again. The frame does not say which files changed.",
+  },
+  terminals_changed: {
+    title: "terminals_changed: the real shells changed",
+    summary: "A shell of this session was opened, closed, ended, shared or unshared.",
+    body: "The terminal dock lists the shells again (GET /api/terminals): a driver gets every shell, a viewer only those a driver shares. A viewer watching a shell that stops being shared has its terminal socket closed with code 4003.",
   },
   command_sent: {
     title: "command_sent: another browser sent pi a command",
