@@ -4,12 +4,24 @@
 // included (`--untracked`; with the "ignored files" toggle
 // `--no-exclude-standard`); outside one `--no-index`. Binary files are
 // skipped (-I). git runs with argument arrays (never a shell), with the
-// repository's own commands off as for every read (git-repo-commands.ts:
-// filters, textconv, fsmonitor), and is killed the moment the search is
+// repository's own commands off, and is killed the moment the search is
 // abandoned.
+//
+// Which of a repository's commands can `git grep` reach? Checked with git
+// 2.39 (relay/test/workspace/search.contract.test.ts keeps checking): it
+// reads working-tree files as they are and blobs raw, so no clean/smudge
+// filter or process runs, and no textconv without --textconv (--no-textconv
+// is passed anyway); core.fsmonitor is overridden on the command line; grep
+// runs no hook. What is left is a lazy fetch of a missing blob in a partial
+// clone (a skip-worktree entry), whose transport a repository may allow for
+// itself with protocol.<name>.allow: GIT_ALLOW_PROTOCOL, which outranks every
+// config file, names no protocol, and GIT_NO_LAZY_FETCH refuses the fetch on
+// git >= 2.44. So, unlike git-facts.ts, search does not list the config's
+// drivers first: the fixed overrides are enough, and a keystroke's first
+// result waits for one git process, not two.
 import { execFile, spawn } from "node:child_process";
 import { SEARCH_LIMITS, type SearchQuery } from "@pier/protocol";
-import { parseConfigNames, repoCommandOverrides, REPO_COMMAND_PATTERN, withConfigOverrides } from "./git-repo-commands.ts";
+import { repoCommandOverrides, withConfigOverrides } from "./git-repo-commands.ts";
 import { GrepOutputParser, type GrepLine } from "./grep-output.ts";
 
 /** As in git-facts.ts: variables that would point git at another repository or index than the workspace's. */
@@ -32,10 +44,8 @@ export type SearchOutcome = { ok: true; notRepo: boolean; stopped: boolean } | {
 /** Runs `git grep` for `query` in `rootReal`; resolves when git has ended (or was killed). */
 export async function runGitGrep(rootReal: string, query: SearchQuery, run: SearchRun): Promise<SearchOutcome> {
   const command = run.command ?? "git";
-  // Both at once: the first result is waited for on every keystroke.
-  const [env, inRepo] = await Promise.all([guardedEnv(command, rootReal), isRepositoryCached(command, rootReal)]);
-  const notRepo = !inRepo;
-  if (env === null) return { ok: false, notRepo, message: "The repository's git config could not be read (or names too many drivers), so git was not run." };
+  const notRepo = !(await isRepositoryCached(command, rootReal));
+  const env = guardedEnv();
   if (run.signal?.aborted) return { ok: true, notRepo, stopped: true };
   const args = grepArgs(query, notRepo);
   return new Promise((resolve) => {
@@ -133,18 +143,11 @@ function describeGitError(stderr: string, code: number | null): string {
   return `git grep refused the search: ${text}`;
 }
 
-/**
- * The environment with the repository's commands off (see git-facts.ts
- * #prepare: the drivers the config names are listed, then overridden), or
- * null when the config cannot be read.
- */
-async function guardedEnv(command: string, cwd: string): Promise<NodeJS.ProcessEnv | null> {
-  const env = baseEnv();
-  const listing = await gitOutput(command, cwd, ["config", "-z", "--name-only", "--get-regexp", REPO_COMMAND_PATTERN], env);
-  // Exit code 1: no such key.
-  if (!listing.ok && listing.exitCode !== 1) return null;
-  const overrides = repoCommandOverrides(listing.ok ? parseConfigNames(listing.stdout) : []);
-  return overrides === null ? null : withConfigOverrides(env, overrides);
+/** The environment of every search: no redirection, no prompt, the fixed overrides, no transport at all. */
+function guardedEnv(): NodeJS.ProcessEnv {
+  // A protocol name that does not exist: every transport is refused, whatever the config allows.
+  const env = { ...baseEnv(), GIT_ALLOW_PROTOCOL: "pier-none" };
+  return withConfigOverrides(env, repoCommandOverrides([])!);
 }
 
 function baseEnv(): NodeJS.ProcessEnv {
@@ -157,7 +160,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 /**
  * Whether a folder is in a repository changes rarely (git init), and a search
  * runs on every keystroke: the answer is kept a few seconds (one git process
- * fewer before the first result; the config is still read every time).
+ * fewer before the first result).
  */
 const REPO_ANSWER_MS = 5000;
 const repoAnswers = new Map<string, { inRepo: boolean; at: number }>();

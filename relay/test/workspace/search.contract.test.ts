@@ -5,7 +5,7 @@
 // viewer's cookie), an abandoned search killing its git, replace refused to a
 // viewer, and a replace where one file changed after the preview.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, chmodSync, realpathSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, readdirSync, realpathSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +41,17 @@ function makeRepo(): string {
   write(root, "config/secrets.yml", "key: needle\n");
   git(root, "add", "src/app.ts", ".gitignore");
   git(root, "commit", "-q", "-m", "init");
+  // Commands the repository configures for itself, each leaving a mark if
+  // run: a search must run none (attributes in .git/info, out of the results).
+  write(root, ".git/info/attributes", "* filter=mark diff=mark\n");
+  const mark = (what: string) => `touch '${join(root, ".git", `ran-${what}`)}'; cat`;
+  git(root, "config", "filter.mark.clean", mark("clean"));
+  git(root, "config", "filter.mark.smudge", mark("smudge"));
+  git(root, "config", "filter.mark.process", mark("process"));
+  git(root, "config", "diff.mark.textconv", mark("textconv"));
+  git(root, "config", "core.fsmonitor", mark("fsmonitor"));
+  // A tracked file whose stat data no longer matches the index (status would run the clean filter for it).
+  appendFileSync(join(root, "src/app.ts"), "// edited\n");
   return root;
 }
 
@@ -177,6 +188,10 @@ describe("search in a repository", () => {
       return [];
     }
   }
+
+  it("ran none of the repository's own commands (filters, textconv, fsmonitor) in any search so far", () => {
+    expect(readdirSync(join(repo, ".git")).filter((name) => name.startsWith("ran-"))).toEqual([]);
+  });
 
   it("refuses preview and replace to a viewer", async () => {
     const body = { query: { pattern: "needle" }, replacement: "pin" };
