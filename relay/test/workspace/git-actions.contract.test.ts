@@ -5,6 +5,8 @@
 // config is left out, so what git is told about the person is the test's.
 import { execFileSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -317,12 +319,22 @@ describe("remote", () => {
 
   it("a remote that wants a password fails at once instead of waiting for one", async () => {
     const { dir, runner } = await repo();
-    git(dir, "remote", "add", "origin", "http://127.0.0.1:9/nothing.git");
-    const started = Date.now();
-    const refused = await refusal(push(runner));
-    expect(refused.code).toBe("git_failed");
-    expect(refused.extra.output.length).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // A server that asks every request for a user name and password (HTTP Basic).
+    const server = createServer((_request, response) => {
+      response.writeHead(401, { "WWW-Authenticate": 'Basic realm="pier test"' });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      git(dir, "remote", "add", "origin", `http://127.0.0.1:${(server.address() as AddressInfo).port}/private.git`);
+      const started = Date.now();
+      const refused = await refusal(push(runner));
+      expect(refused.code).toBe("git_failed");
+      expect(refused.extra.output).toMatch(/could not read Username.*terminal prompts disabled/);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      server.close();
+    }
   });
 });
 
