@@ -26,8 +26,8 @@ import { WorkspaceError, errnoCode } from "./workspace-error.ts";
 import type { WorkspaceFiles } from "./workspace-files.ts";
 import { validatePath } from "./workspace-paths.ts";
 
-/** Diff lines sent to a page at most; beyond, the hunks stop with a note and "Open file". */
-export const MAX_DIFF_LINES = 20_000;
+/** Diff lines sent to a page at most (drawn at once: 5,000 rows stay within a frame or two); beyond, the hunks stop with a note and "Open file". */
+export const MAX_DIFF_LINES = 5_000;
 /** git's patch for one file read at most (more: only the note). */
 const MAX_PATCH_BYTES = 32 * 1024 * 1024;
 /** Files staged or unstaged in one request at most. */

@@ -208,6 +208,23 @@ describe("GitReview", () => {
     expect(git("diff", "--cached", "--name-status")).toBe("M\trun.sh\n");
   });
 
+  it("a diff larger than a page is sent stops at whole hunks, with a note to open the file", async () => {
+    const { dir, git, review } = await repo();
+    const big = Array.from({ length: 30_000 }, (_, i) => `row ${i}\n`);
+    await writeFile(join(dir, "big.txt"), big.join(""));
+    git("add", "big.txt");
+    git("commit", "-q", "-m", "big");
+    // Every tenth line: 3,000 hunks of 8 lines (3 above, the old and the new line, 3 below), 24,000 in all.
+    await writeFile(join(dir, "big.txt"), big.map((line, i) => (i % 10 === 5 ? `changed ${line}` : line)).join(""));
+    const diff = await review.diff("big.txt", false, null);
+    expect(diff.truncated).toEqual({ shownLines: 5_000, totalLines: 24_000 });
+    expect(diff.hunks).toHaveLength(625);
+    expect(diff.note).toMatch(/24,000 lines; the first 5,000 are shown\. Open the file/);
+    // A hunk shown still stages.
+    await review.stage({ path: "big.txt", hunk: diff.hunks[1]!.id });
+    expect(git("diff", "--cached", "--numstat")).toBe("1\t1\tbig.txt\n");
+  });
+
   it("conflicted files are marked and get no hunk staging", async () => {
     const { dir, git, review } = await repo();
     git("checkout", "-q", "-b", "other");
