@@ -67,6 +67,8 @@ export default defineConfig({
             // git's commits, branches and remotes: pi only starts, as any pi does.
             "relay/test/workspace/git-actions.contract.test.ts",
             "relay/test/workspace/git-actions-http.contract.test.ts",
+            // The hunk review's routes: git's index and the file service; pi only starts.
+            "relay/test/workspace/git-review.contract.test.ts",
             // git's worktrees, merges and discards; the relay's fan-out to many
             // viewers and its queues for a stalled one; an SSH tunnel: pi only
             // starts and prints, as any pi does.
