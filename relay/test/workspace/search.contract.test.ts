@@ -9,7 +9,7 @@ import { appendFileSync, chmodSync, readdirSync, realpathSync, mkdirSync, mkdtem
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RelayFrame, SearchRecord } from "@pier/protocol";
+import type { RelayFrame, SearchMatchRecord, SearchRecord } from "@pier/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, exchangeToken, isAlive, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
 import { httpJson } from "./workspace-http.ts";
@@ -132,6 +132,19 @@ describe("search in a repository", () => {
     expect(places((await search(pier, { q: "needle", include: "*.md" })).records)).toEqual(["docs/notes.md:1"]);
     expect(places((await search(pier, { q: "needle", include: "src/**", exclude: "*.js" })).records)).toEqual(["src/app.ts:1", "src/app.ts:2", "src/app.ts:3"]);
     expect(places((await search(pier, { q: "needle", exclude: "src/, .env, config/**" })).records)).toEqual(["docs/notes.md:1"]);
+  });
+
+  it("stops at 10,000 lines and says so, and cuts a long line around its match", async () => {
+    write(repo, "many/lines.txt", Array.from({ length: 10_050 }, (_, i) => `manyline ${i}`).join("\n") + "\n");
+    write(repo, "many/long.txt", "a".repeat(5000) + " FINDME " + "b".repeat(5000) + "\n");
+    const many = await search(pier, { q: "manyline" });
+    expect(many.records.filter((r) => r.type === "match")).toHaveLength(10_000);
+    expect(many.records.at(-1)).toMatchObject({ type: "done", lines: 10_000, truncated: true });
+    const long = (await search(pier, { q: "FINDME" })).records[0] as SearchMatchRecord;
+    expect(long.text.length).toBeLessThanOrEqual(240);
+    expect(long.text.slice(long.ranges[0]![0], long.ranges[0]![1])).toBe("FINDME");
+    expect(long).toMatchObject({ cutAfter: true, cutBefore: expect.any(Number) });
+    expect(long.cutBefore! + long.ranges[0]![0]).toBe(5001);
   });
 
   it("searches ignored files only when asked", async () => {
