@@ -2,8 +2,11 @@
 // push, init) and the facts the commit box reads. execFile-like, with an
 // argument array (never a shell), the redirect-free environment git-facts.ts
 // uses, and nothing that could wait for a person: no terminal prompt, no
-// askpass program, ssh in batch mode, stdin closed unless we feed it, a
-// timeout, and output cut at a bound (a hook may print without end).
+// askpass program, no controlling terminal (git runs in a session of its
+// own, so ssh, whichever command the user configured for it, fails where it
+// would ask for a password or a host key), stdin closed unless we feed it, a
+// timeout that ends git and what it started, and output cut at a bound (a
+// hook may print without end).
 //
 // `repoCommands: false` (a viewer, or a folder nobody trusted) switches the
 // repository's hooks and fsmonitor off; only reads run that way — every
@@ -49,7 +52,8 @@ export class GitRunner {
     const guard = options.repoCommands === true ? [] : ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"];
     const fullArgs = ["--no-pager", "-c", "core.quotePath=false", ...guard, ...(options.config ?? []), "-C", this.cwd, ...args];
     return new Promise((resolve) => {
-      const child = spawn(this.#command, fullArgs, { cwd: this.cwd, env: gitEnv(options.repoCommands === true), stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+      // detached: a session of its own, with no terminal to prompt on (see the top of this file).
+      const child = spawn(this.#command, fullArgs, { cwd: this.cwd, env: gitEnv(options.repoCommands === true), stdio: ["pipe", "pipe", "pipe"], windowsHide: true, detached: true });
       let stdout = "";
       let output = "";
       let cut = false;
@@ -70,7 +74,12 @@ export class GitRunner {
       child.stdin.end(options.input ?? "");
       const timer = setTimeout(() => {
         timedOut = true;
-        child.kill("SIGKILL");
+        // The whole session: ssh, a hook and what they started go with git.
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          child.kill("SIGKILL");
+        }
       }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       let missing = false;
       child.on("error", () => {
@@ -92,11 +101,12 @@ export function gitEnv(repoCommands: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
   for (const name of REDIRECTING_ENV) delete env[name];
   if (!repoCommands) env.GIT_OPTIONAL_LOCKS = "0";
-  // No program asks for a password: git skips an empty askpass (and then core.askPass too), ssh fails instead of prompting.
+  // No program asks for a password: git skips an empty askpass (and then core.askPass too), and ssh,
+  // with no askpass and no terminal (GitRunner runs git in a session of its own), fails instead of
+  // prompting. GIT_SSH_COMMAND is left as the user has it, so their core.sshCommand still counts.
   env.GIT_ASKPASS = "";
   delete env.SSH_ASKPASS;
   env.SSH_ASKPASS_REQUIRE = "never";
-  env.GIT_SSH_COMMAND = `${process.env.GIT_SSH_COMMAND ?? "ssh"} -o BatchMode=yes`;
   // An editor would wait for a person: commit messages always come from the page.
   env.GIT_EDITOR = "true";
   return env;

@@ -4,7 +4,7 @@
 // .gitconfig holds a known identity (or none), and the machine's system
 // config is left out, so what git is told about the person is the test's.
 import { execFileSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -335,6 +335,21 @@ describe("remote", () => {
     } finally {
       server.close();
     }
+  });
+
+  it("an ssh remote goes through the person's own ssh command (core.sshCommand), with no terminal to prompt on", async () => {
+    const { dir, runner } = await repo();
+    const mark = join(root, `ssh-mark-${counter}`);
+    const fakeSsh = join(root, `fake-ssh-${counter}.sh`);
+    // Notes whether it could open a terminal to ask on, then refuses as ssh does without a key.
+    await writeFile(fakeSsh, `#!/bin/sh\nif (: < /dev/tty) 2>/dev/null; then echo tty; else echo no-tty; fi > '${mark}'\necho "fake ssh: Permission denied (publickey,password)." >&2\nexit 255\n`);
+    await chmod(fakeSsh, 0o755);
+    git(dir, "config", "core.sshCommand", fakeSsh);
+    git(dir, "remote", "add", "origin", "ssh://git.pier.invalid/private.git");
+    const refused = await refusal(push(runner));
+    expect(refused.code).toBe("git_failed");
+    expect(refused.extra.output).toContain("fake ssh: Permission denied");
+    expect((await readFile(mark, "utf8")).trim()).toBe("no-tty");
   });
 });
 
