@@ -66,7 +66,7 @@ describe("SearchStore", () => {
     expect(store.matchCount).toBe(3);
   });
 
-  it("closes the request of a search it replaces, and keeps none of its lines", async () => {
+  it("closes the request of a search it replaces, and shows its lines only until the new ones come", async () => {
     const closed: string[] = [];
     handler = (request, response, url) => {
       const q = url.searchParams.get("q")!;
@@ -80,7 +80,10 @@ describe("SearchStore", () => {
     void store.search();
     await until(() => store.files.length === 1, "the slow search's first line");
     store.pattern = "fast";
-    await store.search();
+    const searching = store.search();
+    // The lines shown stay until the new search's first ones (no flicker while typing).
+    expect(store.files.map((file) => file.path)).toEqual(["slow.ts"]);
+    await searching;
     await until(() => closed.includes("slow"), "the slow request to close");
     expect(store.files.map((file) => file.path)).toEqual(["fast.ts"]);
     expect(store.status).toBe("done");

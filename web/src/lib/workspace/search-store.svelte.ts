@@ -46,6 +46,8 @@ export class SearchStore {
   #controller: AbortController | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #run = 0;
+  /** The shown results are the search before's, until this one's first lines (no flicker while typing). */
+  #stale = false;
 
   constructor(base: string) {
     this.#base = base;
@@ -91,13 +93,14 @@ export class SearchStore {
     this.#timer = null;
     this.#controller?.abort();
     const run = ++this.#run;
-    this.files = [];
-    this.summary = null;
     this.error = null;
     if (this.pattern === "") {
+      this.files = [];
+      this.summary = null;
       this.status = "idle";
       return;
     }
+    this.#stale = true;
     const controller = new AbortController();
     this.#controller = controller;
     this.status = "searching";
@@ -109,12 +112,14 @@ export class SearchStore {
       if (run === this.#run && this.status === "searching") this.status = "done";
     } catch (error) {
       if (run !== this.#run || controller.signal.aborted) return;
+      this.#dropStale();
       this.status = "error";
       this.error = describeError(error);
     }
   }
 
   #take(records: SearchRecord[]): void {
+    this.#dropStale();
     const matches = records.filter((record) => record.type === "match");
     if (matches.length > 0) this.files = addMatches(this.files, matches);
     for (const record of records) {
@@ -126,6 +131,13 @@ export class SearchStore {
         this.error = record.message;
       }
     }
+  }
+
+  #dropStale(): void {
+    if (!this.#stale) return;
+    this.#stale = false;
+    this.files = [];
+    this.summary = null;
   }
 
   /** Stops a search under way (the page closes the view). */
