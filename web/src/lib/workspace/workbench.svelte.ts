@@ -292,10 +292,10 @@ export class WorkbenchStore {
     return this.git.load();
   }
 
-  /** Opens (or refreshes) a tab diffing the working-tree file against HEAD (its hunks: index → working tree); `staged`: a tab of what is staged. */
+  /** Opens (or refreshes) a tab diffing the working-tree file against HEAD (its hunks: index → working tree; shown first on a phone); `staged`: a tab of what is staged. */
   openChangeDiff(change: GitChange, side: "staged" | "unstaged" = "unstaged"): void {
     const tab = side === "staged" ? this.diffStore.putGitStaged(change) : this.diffStore.putGitChange(change);
-    const review = this.review.ensure(tab.key, change.path, side, side === "staged" ? (change.from ?? null) : null, side === "staged" ? "hunks" : "side");
+    const review = this.review.ensure(tab.key, change.path, side, side === "staged" ? (change.from ?? null) : null, side === "staged" || this.narrow ? "hunks" : "side");
     if (!review.loading) void this.review.load(tab.key);
     this.documents.openDiffTab(tab);
     this.layout.showEditor();
