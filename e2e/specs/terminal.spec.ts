@@ -2,14 +2,14 @@
 // beside pi's RPC bash panels. Typed commands run, a full-screen program
 // draws on the alternate screen and gives the screen back when it quits, a
 // printed path:line opens the file in the editor, a reload reattaches with
-// the scrollback, a viewer's page offers no shell (the relay refuses
-// viewers anyway: relay/test/terminal/terminal.contract.test.ts), and 50 MB
+// the scrollback, a viewer watches a shell read-only only while the driver
+// shares it (the relay enforces it: relay/test/terminal/), and 50 MB
 // of output reaches two browsers whole (the longest tasks are printed).
 import { join } from "node:path";
-import type { BrowserContext, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expectAccessible } from "../support/accessible.ts";
 import { expect, test, UI_ONLY } from "../support/pier.ts";
-import type { RunningPier } from "../../relay/test/support/pier-process.ts";
+import { openViewer } from "../support/viewer-link.ts";
 
 const SHOTS = process.env.PIER_SHOTS_DIR ?? null;
 
@@ -121,32 +121,63 @@ test("on a phone the shell fills the sheet", UI_ONLY, async ({ page, pier }) => 
   if (SHOTS) await page.screenshot({ path: join(SHOTS, "terminal-390x844.png") });
 });
 
-async function viewerPage(page: Page, pier: RunningPier, context: BrowserContext): Promise<Page> {
-  await page.getByRole("button", { name: "Share" }).click();
-  const share = page.getByRole("dialog", { name: "Share" });
-  await share.getByRole("button", { name: "Create viewer link" }).click();
-  const address = share.getByRole("textbox", { name: "Link address" });
-  await expect(address).toHaveValue(new RegExp(`^${pier.origin.replace(/[.]/g, "\\.")}/\\?token=`));
-  const link = await address.inputValue();
-  await share.getByRole("button", { name: "Close" }).click();
-  const viewer = await context.newPage();
-  await viewer.goto(link);
-  return viewer;
-}
-
-test("a viewer's page offers no shell, while the driver's has one running", UI_ONLY, async ({ page, browser, pier }) => {
+test("a viewer watches a shell only while the driver shares it, and cannot type into it", UI_ONLY, async ({ page, browser, pier }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
   const dock = await openDock(page, pier.url);
   await dock.getByRole("button", { name: "+ Shell" }).click();
-  await expect(dock.getByRole("button", { name: /^(bash|sh|zsh|fish|dash) 1$/ })).toBeVisible();
+  const tab = dock.getByRole("button", { name: /^(bash|sh|zsh|fish|dash) 1$/ });
+  await expect(tab).toHaveAttribute("aria-pressed", "true");
+  const title = (await tab.textContent())!.trim();
+  const panel = shellPanel(page, title);
+  await typeLine(panel, "echo before-share-$((4*4))");
+  await expect(screen(panel)).toContainText("before-share-16");
 
-  const viewer = await viewerPage(page, pier, await browser.newContext());
-  await expect(viewer.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  // Not shared yet: the viewer's dock offers no shell, and says none is shared.
+  const viewer = await openViewer(page, browser);
+  await viewer.setViewportSize({ width: 1440, height: 900 });
   await viewer.getByRole("button", { name: "Show terminal" }).click();
   const viewerDock = viewer.getByRole("region", { name: "Terminal" });
-  await expect(viewerDock).toBeVisible();
+  await expect(viewerDock.getByText("No shell is shared with you")).toBeVisible();
   await expect(viewerDock.getByRole("button", { name: "+ Shell" })).toHaveCount(0);
-  await expect(viewerDock.getByRole("group", { name: "Terminal tabs" })).toHaveCount(0);
   await expect(viewer.locator(".xterm-screen")).toHaveCount(0);
+  if (SHOTS) await viewer.screenshot({ path: join(SHOTS, "terminal-viewer-none-1440x900.png") });
+
+  // The driver shares it: the viewer's dock gets a read-only tab within moments (terminals_changed), with the scrollback and live output.
+  const shareToggle = dock.getByRole("button", { name: `Share ${title} with viewers` });
+  await expect(shareToggle).toHaveAttribute("aria-pressed", "false");
+  await shareToggle.click();
+  await expect(shareToggle).toHaveAttribute("aria-pressed", "true");
+  const watchedTab = viewerDock.getByRole("button", { name: title, exact: true });
+  await watchedTab.click();
+  const watched = shellPanel(viewer, title);
+  await expect(watched.getByRole("status")).toHaveText(`Watching ${title} — read only`);
+  await expect(screen(watched)).toContainText("before-share-16");
+  await expect(viewerDock.getByRole("button", { name: `Close ${title}` })).toHaveCount(0);
+  await typeLine(panel, "echo live-$((6*7))");
+  await expect(screen(watched)).toContainText("live-42");
+  // Typing in the viewer's terminal goes nowhere: the driver's shell never gets it.
+  await typeLine(watched, "echo viewer-typed-$((8*8))");
+  await typeLine(panel, "echo after-$((9*9))");
+  await expect(screen(watched)).toContainText("after-81");
+  await expect(screen(panel)).not.toContainText("viewer-typed");
+  // Nor did it move the viewer's view of the shell (the browser scrolling to a caret in xterm's hidden textarea).
+  await expect(screen(watched).getByText("before-share-16", { exact: true })).toBeInViewport();
+  if (SHOTS) {
+    await viewer.screenshot({ path: join(SHOTS, "terminal-viewer-1440x900.png") });
+    await page.screenshot({ path: join(SHOTS, "terminal-shared-1440x900.png") });
+    await viewer.setViewportSize({ width: 390, height: 844 });
+    await viewer.screenshot({ path: join(SHOTS, "terminal-viewer-390x844.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(SHOTS, "terminal-shared-390x844.png") });
+  }
+
+  // The driver stops sharing: the viewer's tab goes away at once.
+  await shareToggle.click();
+  await expect(shareToggle).toHaveAttribute("aria-pressed", "false");
+  await expect(watchedTab).toHaveCount(0);
+  await expect(viewerDock.getByText("No shell is shared with you")).toBeVisible();
+  await expect(viewer.locator(".xterm-screen")).toHaveCount(0);
+  await viewer.context().close();
 });
 
 /** Records the page's long tasks (over 50 ms) from now on, for `longestTask`. */

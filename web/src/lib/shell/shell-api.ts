@@ -1,7 +1,8 @@
 // The relay's terminal routes for this page's live session (relay/src/terminal/):
-// list, open and close shells, and where a shell's socket is. Drivers only:
-// the relay refuses a viewer with a sentence, which is what a call throws.
-import { TERMINAL_API_PATHS, type TerminalCreateResponse, type TerminalInfo, type TerminalListResponse } from "@pier/protocol";
+// list, open, close and share shells, and where a shell's socket is. A
+// viewer lists only the shells a driver shares and may only watch them; the
+// relay refuses it the rest with a sentence, which is what a call throws.
+import { TERMINAL_API_PATHS, type TerminalCreateResponse, type TerminalInfo, type TerminalListResponse, type TerminalShareResponse } from "@pier/protocol";
 async function call<T>(base: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
@@ -23,6 +24,7 @@ export type ShellApi = {
   list(): Promise<TerminalListResponse>;
   create(cols: number, rows: number): Promise<TerminalInfo>;
   close(id: string): Promise<void>;
+  share(id: string, shared: boolean): Promise<TerminalInfo>;
   socketUrl(id: string): string;
 };
 
@@ -32,6 +34,7 @@ export function shellApiFor(base: string): ShellApi {
     list: () => call<TerminalListResponse>(base, "GET", TERMINAL_API_PATHS.terminals),
     create: async (cols, rows) => (await call<TerminalCreateResponse>(base, "POST", TERMINAL_API_PATHS.terminals, { cols, rows })).terminal,
     close: async (id) => void (await call(base, "POST", TERMINAL_API_PATHS.close, { id })),
+    share: async (id, shared) => (await call<TerminalShareResponse>(base, "POST", TERMINAL_API_PATHS.share, { id, shared })).terminal,
     socketUrl: (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}${TERMINAL_API_PATHS.socket}?id=${encodeURIComponent(id)}`,
   };
 }
