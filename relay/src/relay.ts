@@ -203,7 +203,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       const to = target(path, grant);
       if ("status" in to) return void refuse(to.status, to.message);
       if (to.rest === TERMINAL_API_PATHS.socket) {
-        // A shell's socket (terminal/terminal-api.ts): drivers only, refused before it opens.
+        // A shell's socket (terminal/terminal-api.ts): a driver's, or a viewer's to a shared shell (watch-only); refused before it opens.
         const admitted = admitTerminalSocket(to.session.terminals, url, grant);
         if ("status" in admitted) return void refuse(admitted.status, admitted.reason);
         accept = admitted.accept;
