@@ -26,7 +26,7 @@ import { createFilesApi, type FilesApi } from "./files-api.ts";
 import { createGitActionsApi } from "./git-actions-api.ts";
 import { GitRepoStore } from "./git-repo-store.svelte.ts";
 import { GitStore } from "./git-store.svelte.ts";
-import { ReviewStore } from "./review-store.svelte.ts";
+import { ReviewStore, type ReviewView } from "./review-store.svelte.ts";
 import { SearchStore } from "./search-store.svelte.ts";
 import { LayoutStore, type LayoutOptions } from "./layout-store.svelte.ts";
 import { loadSavedTabs, storeSavedTabs } from "./saved-tabs.ts";
@@ -293,9 +293,11 @@ export class WorkbenchStore {
   }
 
   /** Opens (or refreshes) a tab diffing the working-tree file against HEAD (its hunks: index → working tree; shown first on a phone); `staged`: a tab of what is staged. */
-  openChangeDiff(change: GitChange, side: "staged" | "unstaged" = "unstaged"): void {
+  /** `view`: open in that view (a run's changed files open in hunks, to review them), also when the tab was open in the other. */
+  openChangeDiff(change: GitChange, side: "staged" | "unstaged" = "unstaged", view?: ReviewView): void {
     const tab = side === "staged" ? this.diffStore.putGitStaged(change) : this.diffStore.putGitChange(change);
-    const review = this.review.ensure(tab.key, change.path, side, side === "staged" ? (change.from ?? null) : null, side === "staged" || this.narrow ? "hunks" : "side");
+    const review = this.review.ensure(tab.key, change.path, side, side === "staged" ? (change.from ?? null) : null, view ?? (side === "staged" || this.narrow ? "hunks" : "side"));
+    if (view !== undefined) this.review.setView(tab.key, view);
     if (!review.loading) void this.review.load(tab.key);
     this.documents.openDiffTab(tab);
     this.layout.showEditor();
