@@ -130,6 +130,14 @@ test.describe("the keyboard shortcuts list", () => {
           await page.keyboard.press("Escape");
           await expect(palette).toHaveCount(0);
         },
+        "search-files": async () => {
+          await focusPage(page);
+          await page.keyboard.press("Control+Shift+F");
+          await expect(page.getByRole("textbox", { name: "Search in files" })).toBeFocused();
+          // Back to the file tree, which "save" uses.
+          await page.getByRole("tab", { name: "Files" }).click();
+          await expect(page.getByRole("tree", { name: "Files" })).toBeVisible();
+        },
         find: async () => {
           await focusPage(page);
           await page.keyboard.press("Control+f");
@@ -216,7 +224,7 @@ test.describe("the keyboard shortcuts list", () => {
       const unchecked = listed.filter((id) => !(id in checks) && !(id in checkedElsewhere));
       expect(unchecked, "listed shortcuts this test does not try").toEqual([]);
       // In an order where each leaves the page ready for the next (the last three need pi working).
-      for (const id of ["shortcuts", "board", "toggle-explorer", "go-to-file", "find", "cycle-thinking", "cycle-model", "save", "send", "send-other-way", "stop"]) {
+      for (const id of ["shortcuts", "board", "toggle-explorer", "go-to-file", "search-files", "find", "cycle-thinking", "cycle-model", "save", "send", "send-other-way", "stop"]) {
         await test.step(id, checks[id]!);
       }
     } finally {
