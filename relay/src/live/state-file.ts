@@ -4,8 +4,9 @@
 // half. The folder is 0700 and the file 0600: what pier remembers (folders,
 // host names, session files) is its user's alone.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { readRegularTextFile } from "../regular-file.ts";
 
 /** Replaces `file` with `text`; throws what the file system said. */
 export async function writeStateFile(file: string, text: string): Promise<void> {
@@ -15,16 +16,18 @@ export async function writeStateFile(file: string, text: string): Promise<void> 
   await rename(temp, file);
 }
 
-/** `file`'s text (at most `maxBytes`, else "too_large"), or null when there is none; throws any other failure to read. */
+/**
+ * `file`'s text (at most `maxBytes`, else "too_large"), or null when there is
+ * none; throws a sentence for anything else. Read like any file pier is
+ * told to read (regular-file.ts): a named pipe put where the state file goes
+ * is never waited on, so it cannot hold pier's start.
+ */
 export async function readStateFile(file: string, maxBytes: number): Promise<string | "too_large" | null> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  return Buffer.byteLength(text) > maxBytes ? "too_large" : text;
+  const read = await readRegularTextFile(file, { what: "a file pier wrote", maxBytes });
+  if (read.ok) return read.text;
+  if (read.code === "ENOENT") return null;
+  if (read.code === "too_large") return "too_large";
+  throw new Error(read.message);
 }
 
 /** Moves a file pier cannot read aside (never deletes it) and returns where it went. */
