@@ -79,4 +79,9 @@ test("replace across two files: a preview with a checkbox per change, one confir
   expect(await readFile(join(dir, "notes-b.txt"), "utf8")).toBe("then beta[3]\n");
   // The search ran again: only the change left out is still found.
   await expect(view.getByTestId("search-summary")).toHaveText("1 result in 1 file");
+
+  // A file written by someone else (the agent, an editor): the results follow it without a keystroke.
+  await writeFile(join(dir, "notes-c.txt"), "and alpha(4)\n");
+  await expect(view.getByTestId("search-summary")).toHaveText("2 results in 2 files");
+  await expect(view.getByText("notes-c.txt")).toBeVisible();
 });

@@ -113,4 +113,39 @@ describe("SearchStore", () => {
     await store.search();
     expect(store.status).toBe("idle");
   });
+
+  it("searches again after files change on disk: once per burst while shown, on showing when hidden, never under a replace preview", async () => {
+    let generation = 1;
+    requests.length = 0;
+    handler = (_request, response) => {
+      response.writeHead(200, { "Content-Type": "application/x-ndjson" });
+      response.end(line(match(`v${generation}.ts`, 1)) + line(done));
+    };
+    const store = new SearchStore(base);
+    store.pattern = "needle";
+    store.shown();
+    await store.search();
+    expect(store.files.map((file) => file.path)).toEqual(["v1.ts"]);
+
+    generation = 2;
+    for (let i = 0; i < 5; i++) store.diskChanged();
+    await until(() => store.files[0]?.path === "v2.ts", "the results after the change");
+    expect(requests.length).toBe(2);
+
+    store.hidden();
+    generation = 3;
+    store.diskChanged();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(requests.length).toBe(2);
+    store.shown();
+    await until(() => store.files[0]?.path === "v3.ts", "the results once shown again");
+    expect(requests.length).toBe(3);
+
+    store.preview = { files: [], truncated: false, skipped: [], chosen: new Set() };
+    generation = 4;
+    store.diskChanged();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(requests.length).toBe(3);
+    expect(store.files[0]?.path).toBe("v3.ts");
+  });
 });

@@ -9,6 +9,8 @@ import { previewReplace, replaceAcrossFiles, streamSearch } from "./search-api.t
 import { addMatches, type SearchFileResult } from "./search-results.ts";
 
 const SEARCH_DEBOUNCE_MS = SEARCH_LIMITS.pageDebounceMs;
+/** Files changed on disk (an agent writing, a checkout): the shown results are searched again once the burst is over. */
+const DISK_REFRESH_MS = 500;
 
 export type SearchStatus = "idle" | "searching" | "done" | "error";
 
@@ -48,6 +50,10 @@ export class SearchStore {
   #run = 0;
   /** The shown results are the search before's, until this one's first lines (no flicker while typing). */
   #stale = false;
+  /** The view is on screen (it says so when it mounts and unmounts). */
+  #shown = false;
+  /** Files changed while the view was not shown: search again when it is. */
+  #outdated = false;
 
   constructor(base: string) {
     this.#base = base;
@@ -93,6 +99,7 @@ export class SearchStore {
     this.#timer = null;
     this.#controller?.abort();
     const run = ++this.#run;
+    this.#outdated = false;
     this.error = null;
     if (this.pattern === "") {
       this.files = [];
@@ -138,6 +145,36 @@ export class SearchStore {
     this.#stale = false;
     this.files = [];
     this.summary = null;
+  }
+
+  /**
+   * Files changed on disk: results already shown are searched again shortly
+   * (a burst of writes makes one search), so they never point at lines that
+   * moved. Not while a replace preview is open: its confirm checks each
+   * file's version and skips what changed, saying so. A view not shown
+   * searches again when it is shown, not in the background.
+   */
+  diskChanged(): void {
+    if (this.pattern === "" || this.status === "idle" || this.preview !== null || this.replacing) return;
+    if (!this.#shown) {
+      this.#outdated = true;
+      return;
+    }
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.search();
+    }, DISK_REFRESH_MS);
+  }
+
+  /** The view is on screen again: results that files changed under are searched again. */
+  shown(): void {
+    this.#shown = true;
+    if (this.#outdated) this.diskChanged();
+  }
+
+  hidden(): void {
+    this.#shown = false;
   }
 
   /** Stops a search under way (the page closes the view). */

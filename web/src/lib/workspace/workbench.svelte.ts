@@ -419,6 +419,7 @@ export class WorkbenchStore {
     for (const path of Object.keys(this.docs)) if (touches(path)) void refreshDocument(this.documents, path);
     this.diffStore.diskChanged(touches, git);
     this.review.diskChanged(touches, git);
+    this.search.diskChanged();
   }
 
   /** A burst of changes (a build, a checkout) reloads the listings once. */
