@@ -85,7 +85,8 @@ export const MAX_PRIVATE_QUEUE = 32 * 1024 * 1024;
 const CLOSE_GRACE_MS = 10_000;
 const TOO_SLOW_REASON = "too slow: this page fell behind pi's output; reload to catch up";
 
-export type StdoutFlow = { pause(): void; resume(): void };
+/** `holds: false`: pi's stdout is never paused for a browser (pier tap: the tapped client alone paces pi); one that falls behind catches up from the replay. */
+export type StdoutFlow = { pause(): void; resume(): void; holds?: boolean };
 
 export class BrowserHub {
   readonly #replay: StdoutReplay;
@@ -237,7 +238,7 @@ export class BrowserHub {
   /** Its backlog grew: hold pi for it if it may, otherwise stop sending it live bytes. */
   #consider(client: BrowserClient, now: number): void {
     if (client.holdingSince !== null || this.#backlog(client) <= HIGH_WATER) return;
-    if (client.mayHold === "may") return this.#hold(client, now);
+    if (client.mayHold === "may" && this.#flow.holds !== false) return this.#hold(client, now);
     if (client.state === "live") this.#fallBehind(client);
   }
 

@@ -19,6 +19,7 @@ import { checkCaptureFile } from "./capture-file.ts";
 import { openRegularFileSync } from "./regular-file.ts";
 import { parseReplayOptions, REPLAY_USAGE, type ReplayOptions } from "./replay-options.ts";
 import { startReplayServer } from "./replay-server.ts";
+import { tapMain } from "./tap/tap-main.ts";
 import { piArgsFor, withoutSessionSelectors } from "./sessions/session-args.ts";
 import { readHeaderSync } from "./sessions/session-catalog.ts";
 import { RELAY_VERSION } from "./version.ts";
@@ -34,6 +35,8 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const SAME_STOP_MS = 500;
 
 export async function main(argv: string[]): Promise<void> {
+  // Before anything touches process.stdout: the tap's stdout is the RPC client's (tap/tap-output.ts).
+  if (argv[0] === "tap") return tapMain(argv.slice(1), WEB_ROOT);
   // pier's own output goes to a person or a script that may be gone (a closed
   // terminal: EIO; `pier | head -1`: EPIPE). A line lost there must not
   // crash pier, which would leave pi's shutdown and the cleanup undone.

@@ -153,6 +153,13 @@ export type RelayFrame =
        * from older relays and captures.
        */
       dialogs?: { waiting: { id: string; since: number }[]; answered: { id: string; by: string; at: number }[] };
+      /**
+       * Set by `pier tap`: this is a read-only view of another program's
+       * conversation with pi (`client` names it, the sender of its
+       * command_sent frames). The relay refuses everything a page sends,
+       * reads included, so a page asks pi nothing. Absent otherwise.
+       */
+      tap?: { client: string };
     }
   | { type: "replay_end" }
   /** Nothing else went to this browser for `heartbeatMs`: the relay is still here. */
