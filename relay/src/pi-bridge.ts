@@ -234,7 +234,7 @@ export class PiBridge {
     }
     // A read's answer goes to this browser alone, so no other browser is told of it either.
     if (READ_ONLY_COMMANDS.has(frame.type)) return this.#reads.offer(client, grant, frame);
-    this.#reads.noteId(client, frame.id);
+    this.#reads.commandSent(client, frame.id);
     this.#sentLog.note(this.room.people, client.id, frame.type, frame.command, frame.line, this.hub.streamEnd);
     this.#writeToPi(frame.line);
     this.#options.onCommand?.(frame.type, frame.command);
@@ -257,6 +257,7 @@ export class PiBridge {
     }
     // A dialog's answer carries the dialog's id; a command gets one of its own.
     const line = Buffer.from(JSON.stringify(record.type === "extension_ui_response" ? record : { ...record, id: `board-${++this.#boardSeq}` }));
+    this.#reads.commandSent(null, undefined);
     this.#writeToPi(line);
     this.#options.onCommand?.(record.type, record);
     this.room.broadcast({ type: "command_sent", sender: person, line: line.toString("utf8"), at: Date.now() });
