@@ -20,6 +20,7 @@ import { recordsFor, targetKey } from "../wire-log/effect-index.ts";
 import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "../wire-log/inspector-feed.ts";
 import { loadInspectorTab, saveInspectorTab, type InspectorTab } from "./inspector-prefs.ts";
 import { exportFileName, exportLogLines } from "../wire-log/log-export.ts";
+import { warningSeqs, warningsOf, type ExpertWarning } from "../wire-log/expert-checks.ts";
 import { wireTerm, type WireTerm } from "../transcript/wire-terms.ts";
 
 /** Views catch up with the models at most this often (nobody reads a firehose faster). */
@@ -148,6 +149,21 @@ export class InspectorStore {
 
   closeDetails(): void {
     this.detailsOpen = false;
+  }
+
+  /** The expert warnings about a record (read with `version`: a command's "never answered" comes later). */
+  warningsOf(seq: number): readonly ExpertWarning[] | undefined {
+    return warningsOf(this.models.checks, seq);
+  }
+
+  /** Seqs of the records with warnings, oldest first. */
+  warningSeqs(): number[] {
+    return warningSeqs(this.models.checks);
+  }
+
+  /** Each record with warnings and its time (the timeline's marks). */
+  warningMarks(): { seq: number; at: number }[] {
+    return this.warningSeqs().map((seq) => ({ seq, at: this.warningsOf(seq)![0]!.at }));
   }
 
   /** The transcript element the selected record changed, while the link is good. */

@@ -19,9 +19,10 @@ import { entryValue, logEntry, type LogDirection, type LogEntry, type RecordLog 
 import type { SessionState } from "../pi-state/session-state.ts";
 import { createDeltaGroups, forgetBefore, noteGroupEntry, type DeltaGroups } from "./delta-groups.ts";
 import { clearEffects, createEffectIndex, noteEffect, type EffectIndex } from "./effect-index.ts";
+import { checkEntry, createExpertChecks, type ExpertChecks } from "./expert-checks.ts";
 import { describeEffect, type Effect } from "./meaning.ts";
 import { applyPairing, createPairing, type PairingState } from "./pairing.ts";
-import { appendChunk, createRawView, endStream, setLineSeq, type RawView } from "./raw-view.ts";
+import { appendChunk, createRawView, endStream, lineByNo, setLineSeq, type RawView } from "./raw-view.ts";
 import { SeqRing } from "./seq-ring.ts";
 import { applyTimeline, createTimeline, type TimelineModel } from "./timeline.ts";
 import type { WireEntry, WireSender } from "./wire-entry.ts";
@@ -40,6 +41,8 @@ export interface InspectorModels {
   raw: RawView;
   groups: DeltaGroups;
   meanings: SeqRing<Meaning>;
+  /** Expert warnings: records that break what the protocol promises (expert-checks.ts). */
+  checks: ExpertChecks;
   /** Record types seen, with how many of each (for the type filter). */
   types: Map<string, number>;
   /** The raw line the next pi record came from; null until a chunk of this stream was seen (lines completed before it cannot be linked). */
@@ -82,6 +85,7 @@ export function createInspectorModels(log: RecordLog, options: InspectorModelOpt
     raw: createRawView(options.rawBytes ?? DEFAULT_RAW_BYTES),
     groups: createDeltaGroups(),
     meanings: new SeqRing<Meaning>(log.capacity),
+    checks: createExpertChecks(),
     types: new Map(),
     nextLine: null,
     chunks: 0,
@@ -131,8 +135,12 @@ export function feedEntry(models: InspectorModels, entry: LogEntry, value: unkno
   if (models.fed % FORGET_EVERY === 0) forgetBefore(models.groups, models.log.firstSeq);
   if (entry.direction === "relay") onRelayEntry(models, entry.type);
   noteGroupEntry(models.groups, entry.seq, entry.direction, entry.type);
+  let crlf = false;
   if (entry.direction === "in") {
-    if (models.nextLine !== null) setLineSeq(models.raw, models.nextLine++, entry.seq);
+    if (models.nextLine !== null) {
+      crlf = lineByNo(models.raw, models.nextLine)?.crlf === true;
+      setLineSeq(models.raw, models.nextLine++, entry.seq);
+    }
     if (after !== null) {
       noteTranscript(models, after);
       const effect = describeEffect(value, after);
@@ -143,6 +151,7 @@ export function feedEntry(models: InspectorModels, entry: LogEntry, value: unkno
   const wire = wireEntryOf(entry, value, models.scratch);
   applyPairing(models.pairing, wire);
   applyTimeline(models.timeline, wire);
+  checkEntry(models.checks, wire, crlf);
 }
 
 function onRelayEntry(models: InspectorModels, type: string): void {
