@@ -41,6 +41,15 @@ function row(page: Page, type: string, arrow: "↓" | "↑" | "◆" = "↓"): Lo
     .filter({ hasText: new RegExp(`^${arrow}\\s*[\\d:.]+\\s*${type}(\\s|$)`) });
 }
 
+/** A lab-like real run breaks nothing pi's protocol promises: no expert warning (expert-checks.ts). */
+async function expectNoWarnings(page: Page): Promise<void> {
+  const onlyWarnings = inspector(page).getByRole("button", { name: /^Warnings only/ });
+  await expect(onlyWarnings).toHaveAccessibleName("Warnings only");
+  await onlyWarnings.click();
+  await expect(records(page)).toContainText("No record matches.");
+  await onlyWarnings.click();
+}
+
 test("the inspector is closed on first use and remembers being opened, and its tab, across a reload", UI_ONLY, async ({ page, pier }) => {
   const errors = watchErrors(page);
   await page.goto(pier.url);
@@ -138,6 +147,7 @@ test("a prompt is paired with its response and its run; a delta says what it did
   await expect(inspector(page).getByRole("status")).toContainText(/\d+ records changed message \d+/);
   await expect(details(page)).toContainText("message_start");
   await expect(row(page, "message_start").filter({ hasText: "assistant" })).toHaveAttribute("aria-selected", "true");
+  await expectNoWarnings(page);
   expect(errors).toEqual([]);
 });
 
@@ -221,6 +231,9 @@ test("reloaded with the inspector open, pi's replayed output is described from i
   await expect(what.getByRole("button", { name: /^Show in transcript/ })).toBeVisible();
   await inspector(page).getByRole("tab", { name: "Bytes" }).click();
   await expect(inspector(page)).toContainText(/Line [\d,]+ of pi's output · [\d,]+ bytes \+ LF/);
+  // The run again, as the relay replayed it to the reloaded page: still nothing to flag.
+  await inspector(page).getByRole("tab", { name: "Records" }).click();
+  await expectNoWarnings(page);
   expect(errors).toEqual([]);
 });
 
