@@ -565,7 +565,8 @@ export class RelayConnection {
         resetSessionState(this.session);
         this.#listeners.record({ kind: "reset" });
         this.child = frame.child;
-        if (frame.child.state === "running") {
+        // A tap's page asks pi nothing (the relay refuses it: pi is another client's).
+        if (frame.child.state === "running" && !this.hello?.tap) {
           // pi may have reopened the session it was on (Restart pi): catch up from our entries.
           this.send({ type: "get_state" });
           this.#loader.load(false);
@@ -674,7 +675,8 @@ export class RelayConnection {
   #onReplayEnd(): void {
     this.replaying = false;
     this.#replayHeadMayBeCut = false;
-    if (this.child?.state !== "running") return;
+    // pier tap: the page has what the replay gives it; its reads would be refused (pi is another client's).
+    if (this.child?.state !== "running" || this.hello?.tap) return;
     // The replay holds only what pi printed since it started (and maybe not
     // all of that): a session pi loaded at start (`--continue`, `--session`)
     // or the head of a cut replay is only in pi's session. With entries from

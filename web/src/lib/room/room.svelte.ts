@@ -27,6 +27,8 @@ export class Room {
   you = $state.raw<Person | null>(null);
   /** Everyone connected, this browser included, in the order they came. */
   people = $state.raw<Person[]>([]);
+  /** A `pier tap` page: it watches another client's pi and may send pi nothing, not even a read (the relay refuses it). */
+  tap = $state(false);
   /** Links drivers made (drivers only get them). */
   links = $state.raw<LinkInfo[]>([]);
   /** The last link this browser made, with its secret (only ever sent to its maker). */
@@ -66,6 +68,7 @@ export class Room {
 
   /** May this page send pi this command (drivers: any; viewers: queries only)? */
   maySend(commandType: string): boolean {
+    if (this.tap) return false;
     return this.you === null || roleMaySend(this.you.role, commandType);
   }
 
@@ -83,6 +86,7 @@ export class Room {
   apply(frame: RelayFrame, at: number): void {
     switch (frame.type) {
       case "hello":
+        this.tap = frame.tap !== undefined;
         this.you = frame.you;
         this.people = frame.people;
         this.suggestions = [];
