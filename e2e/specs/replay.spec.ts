@@ -68,6 +68,8 @@ test("a session recorded in the inspector replays with no pi: play to the end, s
   await dialog.getByRole("button", { name: "Yes" }).click();
   await expect(page.getByLabel("Extension notifications").getByText("confirm → true", { exact: true })).toBeVisible();
   liveTranscript = await transcript(page);
+  // Tools, an extension's dialog answered: a real session breaks no promise of the protocol (expert-checks.ts).
+  await expect(inspector(page).getByRole("button", { name: /^Warnings only/ })).toHaveAccessibleName("Warnings only");
 
   const download = page.waitForEvent("download");
   await inspector(page).getByRole("button", { name: "Stop recording" }).click();
@@ -110,6 +112,8 @@ test("a session recorded in the inspector replays with no pi: play to the end, s
     await expectAccessible(player, "replay at its end, inspector open", ["scrollable-region-focusable"]);
     const records = inspector(player).getByRole("listbox", { name: "Records" });
     await expect(records.getByRole("option").filter({ hasText: /↑\s*[\d:.]+\s*extension_ui_response\b/ })).toHaveCount(1);
+    // Replayed, the same session gets the same checks, and passes them.
+    await expect(inspector(player).getByRole("button", { name: /^Warnings only/ })).toHaveAccessibleName("Warnings only");
     // The dialog was answered then: it is closed now.
     await expect(player.getByRole("dialog", { name: "Delete the scratch file?" })).toHaveCount(0);
 
