@@ -52,7 +52,12 @@ async function serveDistFrom(context: BrowserContext, origin: string, dist: stri
     const path = new URL(route.request().url()).pathname;
     const file = path === "/" ? "index.html" : path.startsWith("/assets/") ? path.slice(1) : null;
     if (route.request().method() !== "GET" || file === null || !existsSync(join(dist, file))) return route.continue();
-    const real = await route.fetch();
+    // Playwright fetches from its own process, which cannot resolve pier's `pier-….localhost` name: ask the
+    // loopback address, with the page's Host (pier checks it).
+    const url = new URL(route.request().url());
+    const host = url.host;
+    if (url.hostname.endsWith(".localhost")) url.hostname = "127.0.0.1";
+    const real = await route.fetch({ url: url.href, headers: { ...route.request().headers(), host } });
     const headers: Record<string, string> = { ...real.headers(), "content-type": TYPES[extname(file)] ?? "application/octet-stream" };
     for (const name of ["content-length", "content-encoding", "etag"]) delete headers[name];
     await route.fulfill({ status: 200, headers, body: readFileSync(join(dist, file)) });
