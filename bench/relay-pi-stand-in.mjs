@@ -60,7 +60,8 @@ async function handle(line) {
   } catch {
     return write('{"type":"response","command":"parse","success":false,"error":"not JSON"}\n');
   }
-  const answer = { type: "response", command: command.type, success: true, ...(command.id !== undefined ? { id: command.id } : {}) };
+  // In pi's order (rpc-mode.js: id first), which the relay reads to route an answer to whoever asked.
+  const answer = { ...(command.id !== undefined ? { id: command.id } : {}), type: "response", command: command.type, success: true };
   await write(`${JSON.stringify(answer)}\n`);
   const match = command.type === "prompt" && /^stream (\d+)$/.exec(command.message ?? "");
   if (match) await stream(Number(match[1]));
