@@ -1,10 +1,12 @@
 // Expert warnings: each check triggered by a crafted sequence, none on the
 // captured real runs (pi 0.87.1 and 1.6.0), and the same checks on a replayed
 // capture (CR LF seen in its bytes).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { replaySteps } from "../../src/lib/wire-log/capture-replay.ts";
 import type { CaptureEvent, CaptureHeader } from "../../src/lib/wire-log/capture.ts";
-import { checkEntry, createExpertChecks, warningSeqs, warningsOf, type ExpertChecks, type WarningKind } from "../../src/lib/wire-log/expert-checks.ts";
+import { checkEntry, createExpertChecks, WARNING_DOCS, warningSeqs, warningsOf, type ExpertChecks, type WarningKind } from "../../src/lib/wire-log/expert-checks.ts";
 import { createInspectorModels, feedChunk, feedEntry } from "../../src/lib/wire-log/inspector-feed.ts";
 import { appendLog, createRecordLog } from "../../src/lib/pi-state/record-log.ts";
 import type { WireEntry, WireSender } from "../../src/lib/wire-log/wire-entry.ts";
@@ -261,5 +263,31 @@ describe("bounds", () => {
     expect(checks.quick.byId.size).toBe(0);
     // Only the newest five were still awaited when their bound passed.
     expect(warningSeqs(checks).filter((seq) => warningsOf(checks, seq)![0]!.kind === "unanswered-command")).toHaveLength(5);
+  });
+});
+
+describe("links to pi's docs", () => {
+  const RELAY_MODULES = join(import.meta.dirname, "..", "..", "..", "relay", "node_modules");
+  /** GitHub's heading slugs of a page of pi's docs. */
+  const slugs = (docs: string, page: string) =>
+    new Set(
+      [...readFileSync(join(docs, page), "utf8").matchAll(/^#+\s+(.+)$/gm)].map((m) =>
+        m[1]!
+          .trim()
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, "")
+          .replace(/ /g, "-"),
+      ),
+    );
+
+  it.each([
+    ["0.87.1", join(RELAY_MODULES, "pi-coding-agent-0.87", "docs")],
+    ["1.6.0", join(RELAY_MODULES, "@earendil-works", "pi-coding-agent", "docs")],
+  ])("names only pages and sections that pi %s's docs have", (_version, docs) => {
+    for (const link of Object.values(WARNING_DOCS)) {
+      const [page, anchor] = link.split("#") as [string, string | undefined];
+      const headings = slugs(docs, page);
+      if (anchor !== undefined) expect(headings.has(anchor), link).toBe(true);
+    }
   });
 });

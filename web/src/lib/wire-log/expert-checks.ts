@@ -119,7 +119,8 @@ const SLOW_COMMANDS: ReadonlySet<string> = new Set(["prompt", "steer", "follow_u
 /** Events that only a run sends: outside one they are out of place. */
 const RUN_EVENTS: ReadonlySet<string> = new Set(["message_update", "turn_start", "turn_end", "tool_execution_start", "tool_execution_update", "tool_execution_end", "agent_end"]);
 
-const DOCS = {
+/** Where pi's docs explain each expectation (pages and anchors of pi 0.87.1's and 1.6.0's docs alike: a unit test checks). */
+export const WARNING_DOCS = {
   ids: "rpc.md#correlate-commands-and-responses",
   framing: "rpc.md#framing",
   run: "rpc.md#run-lifecycle",
@@ -246,7 +247,7 @@ function expireQueue(checks: ExpertChecks, q: AwaitQueue, now: number): void {
     if (q === checks.dialogs) dialogUnanswered(checks, item, "its timeout passed without an answer, so pi went on with its default");
     else {
       const waited = Math.round((now - item.at) / 1000);
-      warn(checks, "unanswered-command", item.seq, item.at, `pi has not answered this ${item.type} after ${waited} s. Every command gets exactly one response with its id.`, DOCS.ids);
+      warn(checks, "unanswered-command", item.seq, item.at, `pi has not answered this ${item.type} after ${waited} s. Every command gets exactly one response with its id.`, WARNING_DOCS.ids);
     }
   }
 }
@@ -258,7 +259,7 @@ function dialogUnanswered(checks: ExpertChecks, item: Awaited, why: string): voi
     item.seq,
     item.at,
     `This ${item.type} dialog was never answered: ${why}. A client answers every dialog once, with an extension_ui_response carrying its id.`,
-    DOCS.dialogs,
+    WARNING_DOCS.dialogs,
   );
 }
 
@@ -294,7 +295,7 @@ function onDialogAnswer(checks: ExpertChecks, entry: WireEntry, id: string): voi
       entry.seq,
       entry.at,
       "This dialog was answered already. pi takes the first answer only (the relay refuses later ones); a client answers each dialog once.",
-      DOCS.dialogs,
+      WARNING_DOCS.dialogs,
     );
   }
 }
@@ -303,7 +304,8 @@ function onDialogAnswer(checks: ExpertChecks, entry: WireEntry, id: string): voi
 // pi's stdout
 
 function onStdout(checks: ExpertChecks, entry: WireEntry, crlf: boolean): void {
-  if (crlf) warn(checks, "crlf", entry.seq, entry.at, "This line ended with CR LF. pi ends records with LF alone; a reader strips one CR before the LF, so the record still counts.", DOCS.framing);
+  if (crlf)
+    warn(checks, "crlf", entry.seq, entry.at, "This line ended with CR LF. pi ends records with LF alone; a reader strips one CR before the LF, so the record still counts.", WARNING_DOCS.framing);
   const record = asRecord(entry.value);
   if (record === null) {
     if (entry.value === undefined)
@@ -313,9 +315,9 @@ function onStdout(checks: ExpertChecks, entry: WireEntry, crlf: boolean): void {
         entry.seq,
         entry.at,
         "This line of pi's stdout is not JSON. Stdout carries only protocol records, one JSON object per line; diagnostics belong on stderr.",
-        DOCS.framing,
+        WARNING_DOCS.framing,
       );
-    else warn(checks, "unknown-record-type", entry.seq, entry.at, "This line is JSON but not an object. Every record is one JSON object with a type.", DOCS.framing);
+    else warn(checks, "unknown-record-type", entry.seq, entry.at, "This line is JSON but not an object. Every record is one JSON object with a type.", WARNING_DOCS.framing);
     return;
   }
   const type = recordType(record);
@@ -327,7 +329,7 @@ function onStdout(checks: ExpertChecks, entry: WireEntry, crlf: boolean): void {
       entry.seq,
       entry.at,
       `${type === null ? "This record has no type" : `pi ${versionWords(checks)}does not define a record of type "${type}"`}. A client skips records it does not know.`,
-      DOCS.types,
+      WARNING_DOCS.types,
     );
     return;
   }
@@ -349,7 +351,7 @@ function onStdout(checks: ExpertChecks, entry: WireEntry, crlf: boolean): void {
       return;
     case "agent_settled":
       if (checks.run === "idle")
-        warn(checks, "event-outside-run", entry.seq, entry.at, "agent_settled arrived with no run going on (no agent_start since the last one). It ends a run: one per run.", DOCS.run);
+        warn(checks, "event-outside-run", entry.seq, entry.at, "agent_settled arrived with no run going on (no agent_start since the last one). It ends a run: one per run.", WARNING_DOCS.run);
       else if (checks.run === "running") endRun(checks);
       checks.run = "idle";
       return;
@@ -361,7 +363,7 @@ function onStdout(checks: ExpertChecks, entry: WireEntry, crlf: boolean): void {
           entry.seq,
           entry.at,
           `${type} arrived outside a run: no agent_start came before it since the last agent_settled. Such events belong between agent_start and agent_settled.`,
-          DOCS.events,
+          WARNING_DOCS.events,
         );
       }
   }
@@ -381,7 +383,7 @@ function checkFields(checks: ExpertChecks, entry: WireEntry, record: JsonRecord,
   for (const key in record) {
     const since = fields.get(key);
     if (since !== undefined && (since === 0 || version === null || version >= since)) continue;
-    const docs = type === "response" ? DOCS.responses : type === "extension_ui_request" ? DOCS.extensionUi : DOCS.types;
+    const docs = type === "response" ? WARNING_DOCS.responses : type === "extension_ui_request" ? WARNING_DOCS.extensionUi : WARNING_DOCS.types;
     const text =
       since === undefined
         ? `pi ${versionWords(checks)}does not define a "${key}" field on ${type}. A client ignores fields it does not know.`
@@ -391,7 +393,7 @@ function checkFields(checks: ExpertChecks, entry: WireEntry, record: JsonRecord,
   if (type === "response") {
     const command = stringField(record, "command");
     if (command !== null && !KNOWN_RESPONSE_COMMANDS.has(command) && record["success"] !== false) {
-      warn(checks, "unknown-field", entry.seq, entry.at, `pi ${versionWords(checks)}has no command "${command}", yet this response says it succeeded.`, DOCS.responses);
+      warn(checks, "unknown-field", entry.seq, entry.at, `pi ${versionWords(checks)}has no command "${command}", yet this response says it succeeded.`, WARNING_DOCS.responses);
     }
   }
 }
@@ -406,11 +408,11 @@ function onResponse(checks: ExpertChecks, entry: WireEntry, record: JsonRecord):
     return;
   }
   if (awaited === undefined && checks.answered.has(id)) {
-    warn(checks, "duplicate-response", entry.seq, entry.at, `A second response to id "${id}". pi answers each command exactly once.`, DOCS.ids);
+    warn(checks, "duplicate-response", entry.seq, entry.at, `A second response to id "${id}". pi answers each command exactly once.`, WARNING_DOCS.ids);
     return;
   }
   if (awaited === undefined && !checks.sent.has(id) && ownsId(checks, id)) {
-    warn(checks, "unknown-response-id", entry.seq, entry.at, `No command sent the id "${id}" that this response carries. A response repeats the id of the command it answers.`, DOCS.ids);
+    warn(checks, "unknown-response-id", entry.seq, entry.at, `No command sent the id "${id}" that this response carries. A response repeats the id of the command it answers.`, WARNING_DOCS.ids);
   }
   remember(checks.answered, id, entry.seq, checks.maxPending * 4);
 }
@@ -474,7 +476,14 @@ function onRelay(checks: ExpertChecks, entry: WireEntry): void {
       return;
     case "child_exited":
       if (checks.run === "running") {
-        warn(checks, "run-not-settled", checks.runStartSeq, checks.runStartAt, "This run never reached agent_settled: pi exited while it went on. A run is over only at agent_settled.", DOCS.run);
+        warn(
+          checks,
+          "run-not-settled",
+          checks.runStartSeq,
+          checks.runStartAt,
+          "This run never reached agent_settled: pi exited while it went on. A run is over only at agent_settled.",
+          WARNING_DOCS.run,
+        );
       }
       forgetAwaited(checks);
       checks.run = "unknown";
