@@ -60,12 +60,14 @@ export function parseTapOptions(argv: string[], baseDir: string, env: NodeJS.Pro
       },
     });
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error));
+    const message = error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error);
+    // `pier tap pi --mode rpc`: pi's own options read as pier's.
+    throw new CliError(dashDash === -1 ? `${message} The command that starts pi goes after "--": pier tap -- pi --mode rpc` : message);
   }
   const { values, positionals } = parsed;
   const help = values.help ?? false;
-  if (positionals.length > 0) throw new CliError(`pier tap takes the command to run after "--" (e.g. pier tap -- pi --mode rpc), not "${positionals[0]}"`);
-  if (!help && child.length === 0) throw new CliError('pier tap needs the command that starts pi after "--", e.g. pier tap -- pi --mode rpc');
+  if (positionals.length > 0) throw new CliError(`takes the command to run after "--" (e.g. pier tap -- pi --mode rpc), not "${positionals[0]}"`);
+  if (!help && child.length === 0) throw new CliError('needs the command that starts pi after "--", e.g. pier tap -- pi --mode rpc');
   const host = values.host ?? "127.0.0.1";
   if (host !== "localhost" && isIP(host) === 0) throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
   const portText = values.port ?? "0";
