@@ -63,6 +63,9 @@ export class LiveSession {
   #closed = false;
   /** The session file pi has open, as pi last said (get_state); null until it did. */
   #sessionFile: string | null = null;
+  /** A get_state for the session file is out (#learnSessionFile), and whether to ask again once it is answered. */
+  #learning = false;
+  #learnAgain = false;
   /** pi was stopped because nobody used this session for a while (live-sessions.ts); it wakes on use. */
   #asleep = false;
   #waking: Promise<void> | null = null;
@@ -299,8 +302,27 @@ export class LiveSession {
     await this.sessions.close();
   }
 
-  /** Ask pi which session file it has open (a read only the relay sees). */
+  /**
+   * Ask pi which session file it has open (a read only the relay sees): one
+   * question at a time, and once more after it if pi may have moved
+   * meanwhile. A stream of short runs (bench/relay.bench.ts's stand-in)
+   * otherwise asked at every agent_settled: thousands of get_state waiting
+   * in pi's stdin, ~8 s of the relay's CPU per GB spent writing them.
+   */
   async #learnSessionFile(): Promise<void> {
+    if (this.#learning) return void (this.#learnAgain = true);
+    this.#learning = true;
+    try {
+      do {
+        this.#learnAgain = false;
+        await this.#askSessionFile();
+      } while (this.#learnAgain);
+    } finally {
+      this.#learning = false;
+    }
+  }
+
+  async #askSessionFile(): Promise<void> {
     const answer = await this.bridge.askPi("get_state");
     if (answer === null) return;
     try {

@@ -17,6 +17,15 @@ const HEAD_BYTES = 200;
 /** pi writes each event as JSON.stringify({ type, … }): the type comes first. */
 const TYPE_PREFIX = '{"type":"';
 const SKIPPED = ['{"type":"message_update"', '{"type":"tool_execution_update"'];
+/**
+ * The records whose fields a card reads (#record); any other line (another
+ * event, a response) is known by its first bytes and never copied or
+ * parsed. Parsing every record a fast stream carries (a message_start, a
+ * tool result, a long answer) took the relay ~4 s of CPU per GB.
+ */
+/** How pi writes a message_end (JSON.stringify of { type, message: { role, … } }): its role is in the head. */
+const MESSAGE_END_ROLE = '{"type":"message_end","message":{"role":"';
+const PARSED = new Set(["tool_execution_start", "message_end", "auto_retry_end", "agent_settled", "session_info_changed", "extension_ui_request"]);
 
 export type RunState = LiveRunState;
 
@@ -156,12 +165,30 @@ export class RunTracker {
       this.#line = null;
       return;
     }
+    if (this.#parsed(this.#head) === false) {
+      this.#line = null;
+      return;
+    }
     if (this.#lineBytes + bytes.length > MAX_PARSED_LINE) {
       this.#line = null;
       return;
     }
     this.#line.push(Buffer.from(bytes));
     this.#lineBytes += bytes.length;
+  }
+
+  /** Whether a line starting with `head` is parsed (a record in PARSED); null while its head is too short to tell. */
+  #parsed(head: string): boolean | null {
+    if (head.length < TYPE_PREFIX.length) return null;
+    if (!head.startsWith(TYPE_PREFIX)) return false;
+    const end = head.indexOf('"', TYPE_PREFIX.length);
+    if (end === -1) return head.length < HEAD_BYTES ? null : false;
+    const type = head.slice(TYPE_PREFIX.length, end);
+    if (type !== "message_end" || !head.startsWith(MESSAGE_END_ROLE)) return PARSED.has(type);
+    // Only an assistant's message says anything to a card (a system prompt's is tens of KB).
+    const roleEnd = head.indexOf('"', MESSAGE_END_ROLE.length);
+    if (roleEnd === -1) return head.length < HEAD_BYTES ? null : true;
+    return head.slice(MESSAGE_END_ROLE.length, roleEnd) === "assistant";
   }
 
   #endLine(): void {

@@ -1,5 +1,5 @@
 // The board's state of one session, from pi's records as they pass.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RunTracker } from "../../src/live/run-tracker.ts";
 
 const line = (record: unknown) => Buffer.from(`${JSON.stringify(record)}\n`);
@@ -27,6 +27,26 @@ describe("RunTracker", () => {
     tick(5);
     run.stdout(line({ type: "agent_settled" }));
     expect(run.summary).toMatchObject({ state: "done", tool: null, model: "m-1", cost: 0.75, since: 1_015, error: null });
+  });
+
+  it("parses only the records a card reads: not a system prompt's message_end, a response or an agent_end, in chunks of any size", () => {
+    const { run } = tracker();
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const big = "x".repeat(50_000);
+      const bytes = Buffer.concat([
+        line({ type: "message_end", message: { role: "system", content: big } }),
+        line({ id: "r1", type: "response", command: "get_messages", success: true, data: { messages: [big] } }),
+        line({ type: "agent_end", messages: [big] }),
+        line({ type: "message_start", message: { role: "assistant", content: [] } }),
+        line({ type: "message_end", message: { role: "assistant", model: "m-2", usage: { cost: { total: 0.5 } }, stopReason: "stop" } }),
+      ]);
+      for (let i = 0; i < bytes.length; i += 13) run.stdout(bytes.subarray(i, i + 13));
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(run.summary).toMatchObject({ model: "m-2", cost: 0.5 });
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("frames records across any chunk boundary, and never parses streamed deltas", () => {
