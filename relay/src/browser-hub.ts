@@ -44,8 +44,9 @@
 // gets each when it reaches it, so it still sees pi's bytes in pi's order.
 //
 // Memory: the replay (--replay-bytes) plus, per browser, about HIGH_WATER of
-// queued bytes (catching up is sent in batches of that size, lent from the
-// replay's storage: shared by every browser it is queued for), at most
+// queued bytes, lent from the replay's storage whether live or catching up
+// (catching up is sent in batches of that size): shared by every browser it
+// is queued for, so a slab no longer held stays alive while queued; at most
 // MAX_BACKLOG of relay frames for one that never reads before it is closed,
 // and at most MAX_PRIVATE_QUEUE of its own answers while it catches up.
 //
@@ -105,7 +106,7 @@ export class BrowserHub {
   constructor(replay: StdoutReplay, flow: StdoutFlow, batching: BatcherOptions = {}) {
     this.#replay = replay;
     this.#flow = flow;
-    this.#batcher = new StdoutBatcher((batch) => this.#fanOut(batch), batching);
+    this.#batcher = new StdoutBatcher(() => this.#fanOut(), batching);
   }
 
   get size(): number {
@@ -157,12 +158,16 @@ export class BrowserHub {
   }
 
   /**
-   * A chunk of pi's stdout: into the replay and out to every browser, now or
-   * with the next batch. The hub takes it over: its bytes are freed once the
-   * browsers have it written (chunk-reclaim.ts), so it reads as empty then.
+   * A chunk of pi's stdout: copied into the replay's storage at once (the
+   * only copy made of it), and out to every browser with the next batch. The
+   * hub takes it over: its bytes are freed right after that copy
+   * (chunk-reclaim.ts), so it reads as empty then.
    */
   writeStdout(chunk: Buffer): void {
-    this.#batcher.push(chunk);
+    const bytes = chunk.length;
+    this.#replay.stage(chunk);
+    freeChunk(chunk);
+    this.#batcher.push(bytes);
   }
 
   /**
@@ -192,20 +197,20 @@ export class BrowserHub {
     this.#batcher.flush();
   }
 
-  /** A batch of pi's stdout becomes part of the stream: the replay's, and every browser's. */
-  #fanOut(batch: Buffer): void {
-    this.#replay.append(batch);
-    const now = Date.now();
-    // Freed when the last socket it goes to has written it (the replay holds a copy); this fan-out holds it until it is done.
-    let holders = 1;
-    const letGo = () => {
-      if (--holders === 0) freeChunk(batch);
-    };
-    for (const client of this.#live) {
-      if (client.sendBytes(batch, letGo)) holders++;
-      this.#consider(client, now);
+  /** The batch of pi's stdout waiting in the replay's storage becomes part of the stream: the replay's, and every browser's. */
+  #fanOut(): void {
+    // Views of the replay's storage (one per slab the batch lies in): each lent until the last socket it went to has written it.
+    for (const piece of this.#replay.commit()) {
+      let holders = 1;
+      const letGo = () => {
+        if (--holders === 0) piece.giveBack();
+      };
+      for (const client of this.#live) if (client.sendBytes(piece.bytes, letGo)) holders++;
+      letGo();
     }
-    letGo();
+    const now = Date.now();
+    // After every piece: one that falls behind has the whole batch queued, and catches up from its end.
+    for (const client of this.#live) this.#consider(client, now);
     if (this.#catchingUp.size === 0) return;
     const start = this.#replay.start;
     for (const client of this.#catchingUp) {

@@ -1,20 +1,19 @@
 // pi's stdout arrives as one new Buffer per pipe read (up to 64 KiB, its
-// bytes held outside V8's heap, in malloc's); a browser catching up is sent
-// copies out of the replay (stdout-replay.ts: a browser that connects gets
-// the whole replay that way); chunks sent together are copied into one
-// (stdout-batcher.ts). Once the browsers' sockets have written them they are
-// garbage, but V8 frees their bytes only when it collects the Buffer, and a
-// relay streaming fast makes them far quicker than it fills V8's young
-// generation with objects: tens of MB of dead chunks were seen waiting. And
-// whatever waits sets the relay's RSS for good: malloc's heap keeps the size
-// it once grew to.
+// bytes held outside V8's heap, in malloc's). Each is copied into the
+// replay's storage as soon as it is read (stdout-replay.ts: the browsers are
+// sent views of that copy), and is garbage from then on; but V8 frees its
+// bytes only when it collects the Buffer, and a relay streaming fast makes
+// them far quicker than it fills V8's young generation with objects: tens of
+// MB of dead chunks were seen waiting. And whatever waits sets the relay's
+// RSS for good: malloc's heap keeps the size it once grew to.
 //
 // So the relay frees each of them itself (freeChunk) as soon as nothing can
-// read it any more, when the last socket it was handed to has written it
-// (or failed): its ArrayBuffer is detached, which frees the bytes at once.
-// Handing a chunk to the hub (BrowserHub.writeStdout) hands it over: it
-// reads as empty afterwards. Over 1 GB streams with a stalled viewer
-// (bench/relay.bench.ts) that took malloc's heap from ~35 MB to ~15 MB and
+// read it any more: pi's reads right after that copy, the replay's slabs
+// once dropped and given back by every socket they were lent to. Its
+// ArrayBuffer is detached, which frees the bytes at once. Handing a chunk to
+// the hub (BrowserHub.writeStdout) hands it over: it reads as empty
+// afterwards. Over 1 GB streams with a stalled viewer (bench/relay.bench.ts)
+// freeing chunks once written took malloc's heap from ~35 MB to ~15 MB and
 // the relay's peak RSS from ~107-113 MB to ~88-92 MB, at no extra CPU;
 // collecting young garbage twice as often instead got ~93 MB for ~5% more.
 //

@@ -27,11 +27,14 @@
 // begins changes (the replay keeps the batches, so a browser catching up gets
 // the same frames the live ones got).
 //
+// The batcher only keeps time: it counts the bytes waiting, which are
+// already copied into the replay's storage (staged, stdout-replay.ts), and
+// says when they go out; `deliver` then sends views of that storage, so a
+// batch of several reads is not copied into a Buffer of its own.
+//
 // Nothing else waits on a batch: `flush()` sends what is pending at once, for
 // whatever must come after every byte pi wrote so far (child_started,
 // child_exited).
-import { freeChunk } from "./chunk-reclaim.ts";
-
 /** After a fan-out, wait this many times as long as it took before the next. */
 export const SPACING = 4;
 /** The longest a chunk waits for the next fan-out. */
@@ -56,20 +59,19 @@ export type BatcherOptions = {
 };
 
 export class StdoutBatcher {
-  readonly #deliver: (batch: Buffer) => void;
+  readonly #deliver: () => void;
   readonly #now: () => number;
   readonly #spacing: number;
   readonly #maxWaitMs: number;
   readonly #minSpacingMs: number;
-  #pending: Buffer[] = [];
   #pendingBytes = 0;
   #timer: NodeJS.Timeout | null = null;
   /** When the last fan-out ended, and how long to leave after it. */
   #lastEnd = Number.NEGATIVE_INFINITY;
   #spacingMs = 0;
 
-  /** `deliver` fans one batch out (appends it to the replay and sends it to every browser). */
-  constructor(deliver: (batch: Buffer) => void, options: BatcherOptions = {}) {
+  /** `deliver` fans out the bytes waiting, as one batch (commits them to the replay and sends them to every browser). */
+  constructor(deliver: () => void, options: BatcherOptions = {}) {
     this.#deliver = deliver;
     this.#now = options.now ?? (() => performance.now());
     this.#spacing = options.spacing ?? SPACING;
@@ -82,11 +84,10 @@ export class StdoutBatcher {
     return this.#pendingBytes;
   }
 
-  /** A chunk pi wrote: delivered now, or with the next batch (copied into it, and freed then). */
-  push(chunk: Buffer): void {
-    if (chunk.length === 0) return;
-    this.#pending.push(chunk);
-    this.#pendingBytes += chunk.length;
+  /** pi wrote `bytes` more (staged already): delivered now, or with the next batch. */
+  push(bytes: number): void {
+    if (bytes === 0) return;
+    this.#pendingBytes += bytes;
     if (this.#timer !== null && this.#pendingBytes < MAX_BATCH_BYTES) return;
     const wait = this.#lastEnd + this.#spacingMs - this.#now();
     if (wait < MIN_WAIT_MS || this.#pendingBytes >= MAX_BATCH_BYTES) return this.flush();
@@ -98,22 +99,17 @@ export class StdoutBatcher {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     if (this.#pendingBytes === 0) return;
-    const pending = this.#pending;
-    const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, this.#pendingBytes);
-    if (batch !== pending[0]) for (const chunk of pending) freeChunk(chunk);
-    this.#pending = [];
     this.#pendingBytes = 0;
     const started = this.#now();
-    this.#deliver(batch);
+    this.#deliver();
     this.#lastEnd = this.#now();
     this.#spacingMs = Math.min(this.#maxWaitMs, Math.max(this.#minSpacingMs, this.#spacing * (this.#lastEnd - started)));
   }
 
-  /** Drops what is pending (the relay is shutting down). */
+  /** Forgets what is pending (the relay is shutting down). */
   dispose(): void {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#pending = [];
     this.#pendingBytes = 0;
   }
 }

@@ -22,15 +22,24 @@
 // V8's old generation, and wait for a full collection: at a few hundred MB/s
 // that was tens of MB of dead chunks.
 //
+// That copy is the only one the relay makes of pi's bytes. A chunk is
+// staged (copied into storage after the held bytes) as soon as it is read,
+// and pi's Buffer freed; when its batch goes out (stdout-batcher.ts) the
+// staged bytes are committed and the live browsers are sent views of the
+// slabs they lie in (commit). A batch that crosses from one slab into the
+// next goes out as two frames, and the replay keeps that cut too. Before,
+// a batch of several reads was copied into one Buffer and that again into
+// the replay: two copies of every byte (bench/relay.bench.ts, part 3).
+//
 // A browser catching up is lent its pieces (lendPiece): views of the slabs,
 // not copies, so browsers that connect together share one copy of the
 // replay however many they are; a copy per browser was ~1 MiB each for
 // those that read slowly or not at all (500 at once took the relay to
-// several hundred MB). A slab with pieces out is not reused until they all
-// came back: dropped from the replay meanwhile, it is retired, and freed when
-// the last one comes back. Only a piece that spans two slabs is a copy (it
-// must stay one piece: browsers get pi's chunk boundaries), made once and
-// shared in the same way.
+// several hundred MB). A slab with pieces out (to live or catching-up
+// browsers) is not reused until they all came back: dropped from the replay
+// meanwhile, it is retired, and freed when the last one comes back. No
+// piece spans two slabs (commit cuts chunks where slabs end), so none is
+// ever a copy.
 import { freeChunk } from "./chunk-reclaim.ts";
 
 const LF = 0x0a;
@@ -48,14 +57,14 @@ export class StdoutReplay {
   readonly #lent = new Map<Buffer, number>();
   /** Lent slabs the replay no longer holds: freed when their last piece comes back. */
   readonly #retired = new Set<Buffer>();
-  /** Copies of pieces that span two slabs, while lent ("from:to" → the copy and how many have it). */
-  readonly #spanning = new Map<string, { bytes: Buffer; lent: number }>();
   #base = 0;
   /** Stream offset where each held chunk starts, from index #boundsHead on. */
   #bounds: number[] = [];
   #boundsHead = 0;
   #start = 0;
   #end = 0;
+  /** Bytes written to storage after #end that are not part of the stream yet (stage, commit). */
+  #staged = 0;
   #truncated = false;
   /** The stored bytes ended inside a dropped record: skip to its end. */
   #skipToLf = false;
@@ -93,22 +102,56 @@ export class StdoutReplay {
     return chunks;
   }
 
+  /** Bytes staged and not committed yet. */
+  get staged(): number {
+    return this.#staged;
+  }
+
+  /** `chunk` joins the stream at once, kept as one chunk (or one per slab it lies in). */
   append(chunk: Buffer): void {
-    let at = this.#end;
-    this.#end += chunk.length;
-    if (this.#skipToLf) {
-      const lf = chunk.indexOf(LF);
-      if (lf === -1) return this.#dropAll();
-      chunk = chunk.subarray(lf + 1);
-      at += lf + 1;
-      this.#skipToLf = false;
-    }
-    // Nothing held (yet, or any more): storage starts afresh where this chunk does.
-    if (this.#bounds.length === this.#boundsHead) this.#restartAt(at);
+    this.stage(chunk);
+    for (const piece of this.commit()) piece.giveBack();
+  }
+
+  /**
+   * Copies `chunk` into storage after what is already staged; the caller may
+   * free it then. Staged bytes are not part of the stream (nor the replay)
+   * until commit.
+   */
+  stage(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    this.#write(at - this.#base, chunk);
-    this.#bounds.push(at);
+    this.#write(this.#end + this.#staged - this.#base, chunk);
+    this.#staged += chunk.length;
+  }
+
+  /**
+   * The staged bytes join the stream, as one chunk per slab they lie in
+   * (a batch crossing into the next slab is two), and are lent out as views
+   * of the slabs, one piece per chunk: what the live browsers are sent.
+   * Give each back once every socket it went to is done with it.
+   */
+  commit(): LentPiece[] {
+    if (this.#staged === 0) return [];
+    const from = this.#end;
+    const to = from + this.#staged;
+    this.#staged = 0;
+    const cuts: number[] = [];
+    for (let at = from; at < to; at += SLAB_BYTES - ((at - this.#base) % SLAB_BYTES)) cuts.push(at);
+    const pieces = cuts.map((at, i) => this.#lendView(at, cuts[i + 1] ?? to));
+    this.#end = to;
+    // Held from here: all of it, or (the stored bytes ended inside a dropped record) from the end of that record.
+    let held = from;
+    if (this.#skipToLf) {
+      const lf = this.#indexOfLf(from);
+      held = lf === -1 ? to : lf + 1;
+      this.#skipToLf = lf === -1;
+    }
+    if (this.#bounds.length === this.#boundsHead) this.#start = held;
+    if (held < to && !cuts.includes(held)) this.#bounds.push(held);
+    for (const at of cuts) if (at >= held) this.#bounds.push(at);
     if (this.bytes > this.maxBytes) this.#trim();
+    this.#releaseBeforeStart();
+    return pieces;
   }
 
   /**
@@ -125,45 +168,36 @@ export class StdoutReplay {
   }
 
   /**
-   * pieceAt's piece, lent rather than copied: a view of the replay's storage
-   * when it lies in one slab (a copy otherwise). Its bytes stay as they are
-   * until `giveBack` is called, however the replay moves on meanwhile.
+   * pieceAt's piece, lent rather than copied: a view of the replay's
+   * storage. Its bytes stay as they are until `giveBack` is called, however
+   * the replay moves on meanwhile.
    */
   lendPiece(offset: number, limit = this.#end): LentPiece | null {
     const stop = Math.min(limit, this.#end);
     if (offset < this.#start || offset >= stop) return null;
     const to = Math.min(stop, this.#nextBound(offset));
-    const position = offset - this.#base;
+    // Never across two slabs: a chunk ends where its slab does (commit).
+    return this.#lendView(offset, to);
+  }
+
+  /** A view of stored bytes [from, to), which lie in one slab: that slab is not reused until it is given back. */
+  #lendView(from: number, to: number): LentPiece {
+    const position = from - this.#base;
     const slab = this.#slabs[Math.floor(position / SLAB_BYTES)]!;
     const within = position % SLAB_BYTES;
-    let back = false;
-    if (within + (to - offset) > SLAB_BYTES) {
-      // Across two slabs: one copy, shared by every browser that asks for this piece while one is out.
-      const key = `${offset}:${to}`;
-      const shared = this.#spanning.get(key) ?? { bytes: this.#copy(offset, to), lent: 0 };
-      shared.lent++;
-      this.#spanning.set(key, shared);
-      const giveBack = () => {
-        if (back) return;
-        back = true;
-        if (--shared.lent > 0) return;
-        this.#spanning.delete(key);
-        freeChunk(shared.bytes);
-      };
-      return { bytes: shared.bytes, giveBack };
-    }
     this.#lent.set(slab, (this.#lent.get(slab) ?? 0) + 1);
+    let back = false;
     const giveBack = () => {
       if (back) return;
       back = true;
       this.#giveBack(slab);
     };
-    return { bytes: slab.subarray(within, within + (to - offset)), giveBack };
+    return { bytes: slab.subarray(within, within + (to - from)), giveBack };
   }
 
-  /** How many slabs and shared copies have pieces out (tests: every piece lent must come back). */
+  /** How many slabs have pieces out (tests: every piece lent must come back). */
   get slabsLent(): number {
-    return this.#lent.size + this.#spanning.size;
+    return this.#lent.size;
   }
 
   #giveBack(slab: Buffer): void {
@@ -192,24 +226,31 @@ export class StdoutReplay {
     return this.#bounds[low] ?? this.#end;
   }
 
-  /** A new child starts a new stream (its offsets continue from here). */
+  /** A new child starts a new stream (its offsets continue from here); storage starts afresh. Commit what is staged first. */
   clear(): void {
-    this.#dropAll();
+    for (const slab of this.#slabs) this.#release(slab);
+    this.#slabs = [];
+    this.#staged = 0;
+    this.#bounds = [];
+    this.#boundsHead = 0;
+    this.#start = this.#base = this.#end;
     this.#truncated = false;
     this.#skipToLf = false;
   }
 
-  /** Nothing held: storage starts afresh at `offset`. */
-  #restartAt(offset: number): void {
-    for (const slab of this.#slabs) this.#release(slab);
-    this.#slabs = [];
+  /** Nothing held any more (storage goes on where it is: staged bytes may follow). */
+  #dropAll(): void {
     this.#bounds = [];
     this.#boundsHead = 0;
-    this.#start = this.#base = offset;
+    this.#start = this.#end;
   }
 
-  #dropAll(): void {
-    this.#restartAt(this.#end);
+  /** Slabs wholly before the start go back to the spares (or are retired while lent). */
+  #releaseBeforeStart(): void {
+    while (this.#start - this.#base >= SLAB_BYTES) {
+      this.#release(this.#slabs.shift()!);
+      this.#base += SLAB_BYTES;
+    }
   }
 
   #write(position: number, data: Buffer): void {
@@ -279,11 +320,6 @@ export class StdoutReplay {
     }
     if (cut === this.#end) return this.#dropAll();
     this.#start = cut;
-    // Slabs wholly before the start go back to the spares.
-    while (this.#start - this.#base >= SLAB_BYTES) {
-      this.#release(this.#slabs.shift()!);
-      this.#base += SLAB_BYTES;
-    }
     // Compact the bounds now and then rather than shifting on every drop.
     if (this.#boundsHead > 1024 && this.#boundsHead * 2 > this.#bounds.length) {
       this.#bounds = this.#bounds.slice(this.#boundsHead);

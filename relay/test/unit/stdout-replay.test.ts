@@ -104,10 +104,11 @@ describe("StdoutReplay", () => {
       if (replay.bytes > 0 && replay.start > sinceClear) expect(all[replay.start - 1]).toBe(0x0a);
       const chunks = replay.chunks;
       expect(Buffer.concat(chunks).equals(all.subarray(replay.start, replay.end))).toBe(true);
-      // Cut where pi's reads were, but for the first chunk's start.
+      // Cut where pi's reads were (and where a storage slab ends), but for the first chunk's start.
+      const cut = (offset: number) => boundaries.has(offset) || (offset - sinceClear) % SLAB === 0;
       let offset = replay.start;
       for (const [index, chunk] of chunks.entries()) {
-        if (index > 0) expect(boundaries.has(offset)).toBe(true);
+        if (index > 0) expect(cut(offset)).toBe(true);
         offset += chunk.length;
       }
       if (replay.bytes > 0) {
@@ -115,14 +116,13 @@ describe("StdoutReplay", () => {
         const piece = replay.pieceAt(from)!;
         expect(piece.equals(all.subarray(from, from + piece.length))).toBe(true);
         const next = from + piece.length;
-        expect(next === replay.end || boundaries.has(next)).toBe(true);
+        expect(next === replay.end || cut(next)).toBe(true);
       }
       expect(replay.pieceAt(replay.start - 1)).toBeNull();
     }
   });
 
   it("lends pieces as views of its storage that stay intact while the replay moves on, and frees a dropped slab once they are back", () => {
-    const SLAB = 256 * 1024;
     const replay = new StdoutReplay(SLAB);
     replay.append(line("a", 64 * 1024));
     replay.append(line("b", 64 * 1024));
@@ -146,20 +146,55 @@ describe("StdoutReplay", () => {
     expect(second.bytes.length).toBe(0);
   });
 
-  it("lends a piece that spans two slabs as one copy, in one piece, shared by every browser it is out to", () => {
+  it("keeps a chunk that crosses into the next slab as two, each lent as a view: no piece is ever a copy", () => {
     const replay = new StdoutReplay(1024 * 1024);
     replay.append(line("z", 300 * 1024));
-    const [one, two] = [replay.lendPiece(replay.start)!, replay.lendPiece(replay.start)!];
-    expect(one.bytes.equals(line("z", 300 * 1024))).toBe(true);
-    expect(two.bytes).toBe(one.bytes);
+    expect(replay.chunks.map((chunk) => chunk.length)).toEqual([SLAB, 300 * 1024 - SLAB]);
+    const [one, two] = [replay.lendPiece(replay.start)!, replay.lendPiece(replay.start + SLAB)!];
+    expect(Buffer.concat([one.bytes, two.bytes]).equals(line("z", 300 * 1024))).toBe(true);
+    expect(one.bytes.buffer.byteLength).toBe(SLAB);
+    expect(two.bytes.buffer).not.toBe(one.bytes.buffer);
+    expect(replay.slabsLent).toBe(2);
     one.giveBack();
-    expect(two.bytes.length).toBe(300 * 1024);
     two.giveBack();
     expect(replay.slabsLent).toBe(0);
-    expect(two.bytes.length).toBe(0);
     expect(replay.lendPiece(replay.end)).toBeNull();
   });
+
+  it("stages bytes outside the stream until commit, which lends them as views of its storage, one per slab", () => {
+    const replay = new StdoutReplay(1024 * 1024);
+    replay.append(line("a", SLAB - 100));
+    replay.stage(Buffer.from('{"n":1}\n'));
+    replay.stage(line("b", 200));
+    expect([replay.end, replay.staged]).toEqual([SLAB - 100, 208]);
+    expect(replay.lendPiece(SLAB - 100)).toBeNull();
+    const pieces = replay.commit();
+    expect(pieces.map((piece) => piece.bytes.length)).toEqual([100, 108]);
+    expect(Buffer.concat(pieces.map((piece) => piece.bytes)).toString()).toBe(`{"n":1}\n${line("b", 200).toString()}`);
+    expect(replay.slabsLent).toBe(2);
+    expect([replay.end, replay.staged]).toEqual([SLAB + 108, 0]);
+    // The replay keeps the batch cut where the live browsers got it.
+    expect(replay.chunks.slice(-2).map((chunk) => chunk.length)).toEqual([100, 108]);
+    for (const piece of pieces) piece.giveBack();
+    expect(replay.slabsLent).toBe(0);
+    expect(replay.commit()).toEqual([]);
+  });
+
+  it("commits bytes it cannot hold (a record longer than its bound) as views all the same, and holds from the next record on", () => {
+    const replay = new StdoutReplay(100);
+    replay.stage(Buffer.from(`{"long":"${"x".repeat(500)}`));
+    const first = replay.commit();
+    expect(replay.bytes).toBe(0);
+    replay.stage(Buffer.from('"}\n{"b":1}\n'));
+    const second = replay.commit();
+    expect(Buffer.concat([...first, ...second].map((piece) => piece.bytes)).toString()).toBe(`{"long":"${"x".repeat(500)}"}\n{"b":1}\n`);
+    expect(Buffer.concat(replay.chunks).toString()).toBe('{"b":1}\n');
+    for (const piece of [...first, ...second]) piece.giveBack();
+    expect(replay.slabsLent).toBe(0);
+  });
 });
+
+const SLAB = 256 * 1024;
 
 /** One record of `size` bytes, LF included. */
 function line(letter: string, size: number): Buffer {
