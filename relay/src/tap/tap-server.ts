@@ -29,6 +29,7 @@ import { printedHost, siteNamesFor, type Site } from "../launch-host.ts";
 import { listen } from "../listen.ts";
 import { sendText, serveStatic } from "../static-files.ts";
 import { StdoutReplay } from "../stdout-replay.ts";
+import { SentLog, type SenderLookup } from "../sent-log.ts";
 import { RELAY_VERSION } from "../version.ts";
 import { sendApiError } from "../workspace/json-http.ts";
 
@@ -37,6 +38,8 @@ export const TAP_CLIENT: Person = { clientId: "tap-client", name: "RPC client (t
 export const TAP_READ_ONLY_MESSAGE =
   "pier tap is a read-only view of another client's session: nothing a browser sends reaches pi (not even a read such as get_state, whose answer would land in that client's stream)";
 const RECENT_STDERR_LINES = 200;
+/** Every command comes from the one client. */
+const CLIENT_ONLY: SenderLookup = { get: () => TAP_CLIENT, grantOf: () => ({ id: TAP_CLIENT.clientId }) };
 const CLOSE_GOING_AWAY = 1001;
 
 export type TapServerOptions = {
@@ -58,6 +61,8 @@ export class TapServer {
   readonly #hub: BrowserHub;
   readonly #heartbeat: Heartbeat;
   readonly #recentStderr: string[] = [];
+  /** The client's recent prompts, so that a page opening later still says who sent them (sent-log.ts). */
+  readonly #sentLog = new SentLog();
   #child: ChildStatus = { state: "starting", epoch: 1 };
   #server: ReturnType<typeof serveHttp> | null = null;
   #wss: WebSocketServer | null = null;
@@ -86,6 +91,9 @@ export class TapServer {
   clientLine(line: string): void {
     this.#hub.flushStdout();
     this.#hub.broadcastFrame({ type: "command_sent", sender: TAP_CLIENT, line, at: Date.now() });
+    // Only a prompt, steer or follow-up is kept (it has a message): the others are not parsed at all.
+    const command = line.includes('"message"') ? parseCommand(line) : null;
+    if (command !== null) this.#sentLog.note(CLIENT_ONLY, TAP_CLIENT.clientId, String(command["type"]), command, line, this.#hub.streamEnd);
   }
 
   childStatus(child: ChildStatus): void {
@@ -190,6 +198,7 @@ export class TapServer {
       you,
       people: [you, TAP_CLIENT],
       heartbeatMs: this.#heartbeat.intervalMs,
+      sent: this.#sentLog.forJoiner("", this.#replay.start),
       tap: { client: TAP_CLIENT.name },
     };
   }
@@ -204,5 +213,14 @@ export class TapServer {
     if (frame.kind === "refused") return client.sendFrame({ type: "error", code: frame.code, message: frame.message, ...(frame.command ? { command: frame.command } : {}) });
     const command = frame.kind === "request" ? { type: frame.request.type } : { type: frame.type, ...(frame.id !== undefined ? { id: frame.id } : {}) };
     client.sendFrame({ type: "error", code: "forbidden", message: TAP_READ_ONLY_MESSAGE, command });
+  }
+}
+
+function parseCommand(line: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
   }
 }

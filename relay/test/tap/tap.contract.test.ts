@@ -207,6 +207,14 @@ describe("pier tap on the wire", () => {
     viewer.send({ type: "pier.introduce", name: "Eve" });
     expect((await viewer.waitForFrame("error", (frame) => frame.command?.type === "pier.introduce")).code).toBe("forbidden");
 
+    // A page opening now gets pi's output so far from the replay, and who sent the prompt it echoes.
+    const seen = tap.stdout();
+    const late = await connectBrowser(await asPier(url));
+    cleanups.push(() => late.close());
+    expect(late.hello.sent?.map((sent) => [sent.sender.name, JSON.parse(sent.line).message])).toEqual([["RPC client (tap)", "hello tap"]]);
+    const replayed = late.replayBytes();
+    expect(replayed.subarray(0, seen.length).equals(seen)).toBe(true);
+
     tap.child.stdin.end();
     expect(await tap.exited).toEqual({ code: 0, signal: null });
     const stdout = tap.stdout();
@@ -216,6 +224,7 @@ describe("pier tap on the wire", () => {
     expect(stdout.toString("utf8")).not.toContain(readId);
     expect(stdout.toString("utf8")).not.toContain("viewer-prompt");
     expect(stdout.toString("utf8")).not.toContain("pier tap");
+    expect(stdout.subarray(0, replayed.length).equals(replayed)).toBe(true);
     // The viewer got the same bytes.
     await viewer.waitUntil(() => viewer.bytes().length >= stdout.length || undefined, "all of pi's bytes");
     expect(viewer.bytes().equals(stdout)).toBe(true);
@@ -257,7 +266,8 @@ describe("pier tap on the wire", () => {
     expect((await stat(linkFile)).mode & 0o777).toBe(0o600);
     const viewer = await connectBrowser(await asPier(link));
     cleanups.push(() => viewer.close());
-    await viewer.waitForFrame("stderr", (frame) => frame.line === "pi says hi");
+    // pi's stderr line: in the hello's recent lines if it came before the viewer, else live.
+    await viewer.waitUntil(() => viewer.hello.recentStderr.includes("pi says hi") || viewer.frames.some((frame) => frame.type === "stderr" && frame.line === "pi says hi"), "pi's stderr line");
     tap.child.stdin.end();
     expect(await tap.exited).toEqual({ code: 0, signal: null });
     expect(tap.stderr()).toBe("pi says hi\n");
