@@ -245,6 +245,25 @@ describe("pier tap on the wire", () => {
     expect(missing.stdout().length).toBe(0);
   });
 
+  it("closes the child's stdout when the client closes the tap's: the child meets the EPIPE it would have met", async () => {
+    const script = "setInterval(()=>process.stdout.write('x\\n'),10)";
+    const results = [];
+    for (const command of [
+      [process.execPath, "-e", script],
+      [process.execPath, PIER_BIN, "tap", "--", process.execPath, "-e", script],
+    ]) {
+      const child = spawn(command[0]!, command.slice(1), { env: { ...process.env, PIER_TAP_QUIET: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      // The client reads one line, then closes its end (`| head -1`).
+      child.stdout.once("data", () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)));
+      results.push({ code, epipe: /Error: write EPIPE/.test(stderr) });
+    }
+    expect(results[0]).toEqual({ code: 1, epipe: true });
+    expect(results[1]).toEqual(results[0]);
+  });
+
   it("passes SIGTERM sent to the tap on to the child, once", async () => {
     const script = "let n=0;process.on('SIGTERM',()=>{n++;setTimeout(()=>process.exit(40+n),200)});process.stdout.write('ready\\n');setInterval(()=>{},1000)";
     const tap = startTap([process.execPath, "-e", script]);
