@@ -21,7 +21,9 @@
 //
 // What an open page still gets during a wave is the room's news of each
 // joiner (a presence frame, the peer count, for a driver the link's uses):
-// ~3 small frames per joiner, none of the joiners' answers.
+// ~3 small frames per joiner, none of the joiners' answers. So a third
+// window has the same 20 join without loading anything (hello and replay
+// only): wave ÷ that is what the loading itself costs the open page.
 //
 // PIER_BENCH_ROUNDS (default 3) waves, each with its quiet window; medians.
 // PIER_BENCH_BASELINE_PIER=<checkout>/relay/bin/pier.js measures that pier as
@@ -176,7 +178,9 @@ async function measureWindow(chromiumBrowser: Chromium, page: Page, pier: Runnin
   };
 }
 
-async function run(chromiumBrowser: Chromium, session: LongSession, variant: Variant): Promise<{ wave: Window[]; quiet: Window[] }> {
+type Windows = { wave: Window[]; quiet: Window[]; joinsOnly: Window[] };
+
+async function run(chromiumBrowser: Chromium, session: LongSession, variant: Variant): Promise<Windows> {
   const log = join(mkdtempSync(join(tmpdir(), "pier-join-wave-")), "pi-stdin.log");
   const pier = await startPier(["--demo", "--pi", TEE, "--", "--session", session.file], {
     env: { ...process.env, PIER_TEE_PI_CLI: piUnderTest.cliPath, PIER_TEE_LOG: log },
@@ -201,6 +205,7 @@ async function run(chromiumBrowser: Chromium, session: LongSession, variant: Var
 
     const wave: Window[] = [];
     const quiet: Window[] = [];
+    const joinsOnly: Window[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const cookies = await Promise.all(Array.from({ length: JOINERS }, () => exchangeToken(linkUrl, pier.port)));
       const w = await measureWindow(chromiumBrowser, page, pier, piPid, log, async (loadMs) => {
@@ -212,8 +217,19 @@ async function run(chromiumBrowser: Chromium, session: LongSession, variant: Var
       await Promise.all(joined.splice(0).map((browser) => browser.close()));
       await delay(1500);
       quiet.push(await measureWindow(chromiumBrowser, page, pier, piPid, log, async () => void (await delay(w.ms))));
+      // The same class joining again, loading nothing: the room's news of them alone.
+      const again = await Promise.all(Array.from({ length: JOINERS }, () => exchangeToken(linkUrl, pier.port)));
+      joinsOnly.push(
+        await measureWindow(chromiumBrowser, page, pier, piPid, log, async () => {
+          const started = performance.now();
+          joined.push(...(await Promise.all(again.map((cookie) => connectBrowser(pier, { cookie, timeoutMs: 120_000 })))));
+          await delay(Math.max(SETTLE_MS, w.ms - (performance.now() - started)));
+        }),
+      );
+      await Promise.all(joined.splice(0).map((browser) => browser.close()));
+      await delay(1500);
     }
-    return { wave, quiet };
+    return { wave, quiet, joinsOnly };
   } finally {
     await Promise.all(joined.map((browser) => browser.close()));
     await context.close();
@@ -228,15 +244,15 @@ const chromiumBrowser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...BENCH_CHROMIUM_ARGS],
 });
 try {
-  const results = new Map<string, { wave: Window[]; quiet: Window[] }>();
+  const results = new Map<string, Windows>();
   for (const variant of VARIANTS) results.set(variant.label, await run(chromiumBrowser, session, variant));
   const answerBytes = readFileSync(session.file).length;
   console.log(
     `Join wave: an open page (Chromium, the driver) on a ${MESSAGES.toLocaleString("en")}-message session (${(answerBytes / 1e6).toFixed(1)} MB file) while ` +
       `${JOINERS} browsers load it (WebSocket clients doing what a page does: hello + replay, get_state, get_entries, decoded), median of ${ROUNDS} rounds; ` +
-      `"quiet" is the same page over the same length of time with none loading:`,
+      `"quiet" is the same page over the same length of time with none joining, "joins only" the same ${JOINERS} joining without loading anything:`,
   );
-  for (const [label, { wave, quiet }] of results) {
+  for (const [label, { wave, quiet, joinsOnly }] of results) {
     if (results.size > 1) console.log(`${label}:`);
     const rows: [string, (w: Window) => number, number, boolean][] = [
       ["window (ms)", (w) => w.ms, 0, false],
@@ -249,19 +265,22 @@ try {
       ["relay CPU (ms)", (w) => w.relayCpuMs, 0, false],
       ["relay bytes out (MB)", (w) => w.relayOut / 1e6, 1, false],
     ];
-    console.log(`${"".padEnd(42)}${"wave".padStart(10)}${"quiet".padStart(10)}  ratio`);
+    const ratio = (a: number, b: number, figure: boolean) => (!figure ? "" : b > 0 ? `${(a / b).toFixed(2)}×` : a > 0 ? "— (0)" : "1.00×");
+    console.log(`${"".padEnd(42)}${"wave".padStart(10)}${"quiet".padStart(10)}${"joins only".padStart(12)}  wave÷quiet  wave÷joins only`);
     for (const [name, value, digits, figure] of rows) {
       const a = median(wave.map(value));
       const b = median(quiet.map(value));
-      const ratio = !figure ? "" : b > 0 ? `${(a / b).toFixed(2)}×` : a > 0 ? "— (0 quiet)" : "1.00×";
-      console.log(`${name.padEnd(42)}${a.toFixed(digits).padStart(10)}${b.toFixed(digits).padStart(10)}  ${ratio}`);
+      const c = median(joinsOnly.map(value));
+      console.log(`${name.padEnd(42)}${a.toFixed(digits).padStart(10)}${b.toFixed(digits).padStart(10)}${c.toFixed(digits).padStart(12)}  ${ratio(a, b, figure).padEnd(10)}  ${ratio(a, c, figure)}`);
     }
     const loads = wave.flatMap((w) => w.loadMs);
     console.log(`  a joiner, connect → its get_entries answer decoded: median ${median(loads).toFixed(0)} ms, slowest ${Math.max(...loads).toFixed(0)} ms`);
     console.log(`  per round, wave: pi get_entries ${wave.map((w) => w.piEntries).join(", ")}; relay out ${wave.map((w) => (w.relayOut / 1e6).toFixed(1)).join(", ")} MB`);
     console.log(`  the open page's text frames in the first wave: ${wave[0]!.frameTypes || "none"}; quiet: ${quiet[0]!.frameTypes || "none"}`);
   }
-  console.log("(target: the open page's bytes, frames and main-thread time during the wave ≤ 1.1× quiet; pi answers get_entries once per change, not once per joiner)");
+  console.log(
+    "(target: the open page's bytes, frames and main-thread time during the wave ≤ 1.1× quiet; pi answers get_entries once per change, not once per joiner. wave ÷ joins only is what the joiners' loading costs the open page, apart from the news that they joined)",
+  );
 } finally {
   await chromiumBrowser.close();
   await rm(session.dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { CLOSE_REVOKED, MAX_COMMAND_BYTES, READ_ONLY_COMMANDS, RELAY_PROTOCOL_VE
 import type { AccessLinks, Grant } from "./access-links.ts";
 import { BrowserHub, type BrowserClient } from "./browser-hub.ts";
 import { classifyBrowserFrame } from "./browser-frame.ts";
+import { Coalescer } from "./coalescer.ts";
 import { RequestLimiter } from "./rate-limit.ts";
 import { ReadRouting } from "./read-routing.ts";
 import { ChunkReclaim } from "./chunk-reclaim.ts";
@@ -54,6 +55,8 @@ export class PiBridge {
   readonly #reclaim = new ChunkReclaim();
   /** Who sent the recent prompts, for browsers that join later (sent-log.ts). */
   readonly #sentLog = new SentLog();
+  /** The count of browsers changes with each one coming or going: a class of 20 arriving sends a few counts, the last one right. */
+  readonly #peerChanges = new Coalescer<"peers">();
   /** For the launch pi runs with now (a restart may bring other arguments). */
   #scrubber: { launch: PiProcess["launch"]; scrubber: SecretScrubber } | null = null;
   #stdinBlocked = false;
@@ -151,7 +154,7 @@ export class PiBridge {
     });
     this.heartbeat.watch(client);
     room.welcome(client);
-    hub.broadcastFrame({ type: "peers", count: hub.size });
+    this.#peerChanges.changed("peers", () => hub.broadcastFrame({ type: "peers", count: hub.size }));
     ws.on("message", (data, isBinary) => this.#onBrowserFrame(client, grant, data, isBinary));
     ws.on("error", () => ws.terminate());
     ws.on("close", () => {
@@ -159,7 +162,7 @@ export class PiBridge {
       hub.remove(client);
       room.leave(client);
       this.#reads.leave(client);
-      hub.broadcastFrame({ type: "peers", count: hub.size });
+      this.#peerChanges.changed("peers", () => hub.broadcastFrame({ type: "peers", count: hub.size }));
     });
   }
 

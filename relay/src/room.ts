@@ -28,6 +28,8 @@ export class Room {
   /** Renames and focus changes, one frame per person per window with the latest value (coalescer.ts). */
   readonly #renames = new Coalescer<string>();
   readonly #focusChanges = new Coalescer<string>();
+  /** The links list changes with every joiner (a use more): a class of 20 arriving sends drivers a few lists, not 20. */
+  readonly #linksChanges = new Coalescer<"links">();
   #suggestionSeq = 0;
   /** The live session this room is the people of (what a viewer link made here opens). */
   readonly #liveId: string;
@@ -61,6 +63,7 @@ export class Room {
   /** This session is gone: stop hearing of links. */
   dispose(): void {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#linksChanges.dispose();
   }
 
   /** A browser connecting with `grant` is counted in (for its hello); `welcome` follows once it is connected. */
@@ -206,6 +209,10 @@ export class Room {
   }
 
   #sendLinks(): void {
+    this.#linksChanges.changed("links", () => this.#sendLinksNow());
+  }
+
+  #sendLinksNow(): void {
     const text = JSON.stringify({ type: "links", links: this.#links.list() } satisfies RelayFrame);
     for (const client of this.#clients.values()) if (this.people.grantOf(client.id)?.role === "driver") client.sendText(text);
   }
