@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { activePath, applyEntriesAnswer, compactedHistory, createEntryIndex, lastEntryId, plainConversation, resetEntryIndex, userEntryIdFor } from "../src/lib/pi-state/entry-index.ts";
+import {
+  activePath,
+  applyEntriesAnswer,
+  checkedEntries,
+  compactedHistory,
+  createEntryIndex,
+  lastEntryId,
+  plainConversation,
+  resetEntryIndex,
+  userEntryIdFor,
+} from "../src/lib/pi-state/entry-index.ts";
 
 const at = "2026-12-01T10:00:00.000Z";
 let clock = 1000;
@@ -111,6 +121,29 @@ describe("entry index", () => {
       null,
     );
     expect(activePath(index).map((e) => e.id)).toEqual(["y", "x"]);
+  });
+
+  it("takes a whole session checked off the page's thread (record-slices.ts) as it would have checked it itself", () => {
+    const session = [system("s", null, { a: "A" }), user("u1", "s", "one"), assistant("a1", "u1", "two"), model("m", "a1"), user("u2", "m", "three"), assistant("b1", "u1", "branch")];
+    const entries = () => structuredClone(session);
+    const answer = { entries: entries(), leafId: "u2" };
+    expect(checkedEntries(answer.entries)).toBe(true);
+    const fast = createEntryIndex();
+    expect(applyEntriesAnswer(fast, answer, null, true)).toBe(true);
+    const slow = loaded(entries(), "u2");
+    expect(fast.entries).toEqual(slow.entries);
+    expect(fast.leafId).toBe("u2");
+    expect(fast.version).toBe(1);
+    expect(plainConversation(fast)).toEqual(plainConversation(slow));
+    // A parent id is the parent's own string now, as applyEntriesAnswer makes it.
+    expect(fast.entries[2]!.parentId).toBe(fast.entries[1]!.id);
+    // The answer (which the inspector shows) does not grow with the index.
+    expect(applyEntriesAnswer(fast, { entries: [user("u3", "u2", "four")], leafId: "u3" }, "b1")).toBe(true);
+    expect(answer.entries).toHaveLength(6);
+    expect(lastEntryId(fast)).toBe("u3");
+    // What it would not take: an id twice, or something that is not an entry.
+    expect(checkedEntries([...entries(), user("u1", "s", "again")])).toBe(false);
+    expect(checkedEntries([...entries(), { id: 3 }])).toBe(false);
   });
 
   it("keeps what a compaction took out of the model's context", () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DECODE_SLICE_BYTES, InboundQueue, type InboundHandlers, type InboundQueueOptions } from "../../src/lib/relay/inbound-queue.ts";
+import { LONG_LINE_BYTES } from "../../src/lib/relay/long-lines.ts";
+import { parseLongLineHere } from "../../src/lib/relay/long-line-parser.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 /** A queue whose scheduling is counted (the test calls drain() for the frame) and whose clock the test moves. */
-function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: number; hidden?: boolean } = {}) {
+function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: number; hidden?: boolean; parseLongLine?: InboundQueueOptions["parseLongLine"] } = {}) {
   const events: string[] = [];
   const chunks: number[] = [];
   let streamed = 0;
@@ -15,7 +17,7 @@ function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: numb
     streamReached: (n) => (streamed += n),
     line: (line, at) => {
       clock += options.msPerLine ?? 0;
-      events.push(line.kind === "record" ? `line ${JSON.stringify(line.value)} @${at}` : `invalid ${line.raw}`);
+      events.push(line.kind === "invalid" ? `invalid ${line.raw}` : `${line.kind === "long" ? "long" : "line"} ${JSON.stringify(line.value)} @${at}`);
     },
     text: (text) => {
       events.push(`text ${text}`);
@@ -24,6 +26,7 @@ function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: numb
     out: (item) => events.push(`out ${item.raw}`),
     replayedOut: (item) => events.push(`replayed ${item.raw}`),
     closed: (code, opened) => events.push(`closed ${code} ${opened}`),
+    longItems: (field, items) => events.push(`items ${field} ${items.length}`),
     idle: () => counts.idle++,
     sliceEnd: () => counts.sliceEnd++,
   };
@@ -33,6 +36,7 @@ function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: numb
     budgetMs: 16,
     scheduler: () => ({ schedule: () => counts.schedule++, scheduleTask: () => counts.task++, cancel: () => counts.cancel++ }),
   };
+  if (options.parseLongLine !== undefined) queueOptions.parseLongLine = options.parseLongLine;
   const queue = new InboundQueue(handlers, queueOptions);
   return { queue, events, chunks, counts, streamed: () => streamed };
 }
@@ -146,5 +150,56 @@ describe("inbound queue", () => {
     queue.push({ kind: "bytes", bytes: bytes('{"n":1}\n'), at: 2 });
     queue.drain();
     expect(events).toEqual(['line {"n":1} @2']);
+  });
+
+  it("parses a long line off the thread and applies nothing after it until it is whole, in order", async () => {
+    const entries = Array.from({ length: 2500 }, (_, n) => ({ type: "message", id: `e${n}`, parentId: n ? `e${n - 1}` : null }));
+    const long = JSON.stringify({ id: "c:1", type: "response", command: "get_entries", success: true, data: { entries, leafId: "e2499" } });
+    expect(long.length).toBeGreaterThan(LONG_LINE_BYTES / 16);
+    let release: () => void = () => {};
+    let given: Uint8Array | null = null;
+    const parsed = new Promise<void>((resolve) => (release = resolve));
+    const { queue, events } = setup({
+      parseLongLine: async (lineBytes, onItems) => {
+        given = lineBytes;
+        await parsed;
+        return parseLongLineHere(lineBytes, onItems);
+      },
+    });
+    // A long line (over 1 MiB: padded) between two short ones, in 64 KiB pieces as the queue decodes them.
+    const padded = `${long.slice(0, -1)},"pad":"${"x".repeat(LONG_LINE_BYTES)}"}`;
+    queue.push({ kind: "bytes", bytes: bytes(`{"n":1}\n${padded}\n{"n":2}\n`), at: 5 });
+    queue.push({ kind: "text", text: "after", at: 6 });
+    for (let i = 0; i < 40 && given === null; i++) queue.drain();
+    expect(given).not.toBeNull();
+    expect(new TextDecoder().decode(given!)).toBe(padded);
+    queue.drain();
+    expect(events).toEqual(['line {"n":1} @5']);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    queue.drain();
+    expect(events.slice(0, 3)).toEqual(['line {"n":1} @5', "items entries 500", "items entries 2000"]);
+    expect(events[3]).toMatch(/^long \{"id":"c:1"/);
+    expect(events.slice(4)).toEqual(['line {"n":2} @5', "text after"]);
+  });
+
+  it("forgets a long line being parsed when what was queued is dropped", async () => {
+    let release: () => void = () => {};
+    const parsed = new Promise<void>((resolve) => (release = resolve));
+    const { queue, events } = setup({
+      parseLongLine: async (lineBytes) => {
+        await parsed;
+        return parseLongLineHere(lineBytes);
+      },
+    });
+    queue.push({ kind: "bytes", bytes: bytes(`"${"y".repeat(LONG_LINE_BYTES)}"\n`), at: 1 });
+    for (let i = 0; i < 40; i++) queue.drain();
+    queue.clear();
+    queue.resetDecoder();
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    queue.push({ kind: "bytes", bytes: bytes('{"n":3}\n'), at: 2 });
+    queue.drain();
+    expect(events).toEqual(['line {"n":3} @2']);
   });
 });

@@ -66,10 +66,11 @@ export function hasEntry(index: EntryIndex, id: string): boolean {
  * not usable (junk from pi, or a `since` we no longer hold): the caller then
  * asks for everything again.
  */
-export function applyEntriesAnswer(index: EntryIndex, data: unknown, since: string | null): boolean {
+export function applyEntriesAnswer(index: EntryIndex, data: unknown, since: string | null, checked = false): boolean {
   if (typeof data !== "object" || data === null) return false;
   const { entries, leafId } = data as { entries?: unknown; leafId?: unknown };
   if (!Array.isArray(entries) || !(leafId === null || typeof leafId === "string")) return false;
+  if (since === null && checked) return takeCheckedEntries(index, entries as SessionEntry[], leafId);
   const sincePosition = since === null ? -1 : positionOf(index.entries, since);
   // Not ours: the index was reset meanwhile (another session).
   if (since !== null && sincePosition === -1) return false;
@@ -97,6 +98,40 @@ export function applyEntriesAnswer(index: EntryIndex, data: unknown, since: stri
   return true;
 }
 
+/**
+ * A whole session's entries that checkedEntries passed (in the worker that
+ * parsed them, long-line.worker.ts): what applyEntriesAnswer does, without
+ * checking each entry again or keeping a set of 50,000 ids on the page's
+ * thread. Only each parent id that names the entry before is swapped for
+ * that entry's own id string (the common case; see applyEntriesAnswer).
+ */
+function takeCheckedEntries(index: EntryIndex, entries: SessionEntry[], leafId: string | null): true {
+  // A copy: the answer itself stays as pi sent it (the inspector shows it), while the index grows.
+  const held = entries.slice();
+  for (let i = 1; i < held.length; i++) {
+    const entry = held[i]!;
+    const before = held[i - 1]!;
+    if (entry.parentId === before.id) entry.parentId = before.id;
+  }
+  index.entries = held;
+  index.leafId = leafId;
+  index.version++;
+  return true;
+}
+
+/**
+ * Whether every item is an entry and no id comes twice: then a whole
+ * session's answer can be taken as it is (applyEntriesAnswer's `checked`).
+ */
+export function checkedEntries(items: readonly unknown[]): boolean {
+  const ids = new Set<string>();
+  for (const item of items) {
+    if (!isEntry(item) || ids.has(item.id)) return false;
+    ids.add(item.id);
+  }
+  return true;
+}
+
 function isEntry(value: unknown): value is SessionEntry {
   if (typeof value !== "object" || value === null) return false;
   const { id, type, parentId } = value as { id?: unknown; type?: unknown; parentId?: unknown };
@@ -111,10 +146,18 @@ function isEntry(value: unknown): value is SessionEntry {
 export function activePath(index: EntryIndex): SessionEntry[] {
   const { entries } = index;
   const path: SessionEntry[] = [];
-  const seen = new Set<number>();
+  // Going back, no entry can come twice; only after a step forward (junk
+  // from pi: a parent after its child) is a cycle possible, and only then are
+  // the positions seen kept in a set (50,000 of them cost the page ~10 ms).
+  const positions: number[] = [];
+  let seen: Set<number> | null = null;
   let at = index.leafId === null ? -1 : positionOf(entries, index.leafId);
-  while (at !== -1 && !seen.has(at)) {
-    seen.add(at);
+  while (at !== -1) {
+    if (seen === null && positions.length > 0 && at >= positions[positions.length - 1]!) seen = new Set(positions);
+    if (seen !== null) {
+      if (seen.has(at)) break;
+      seen.add(at);
+    } else positions.push(at);
     const entry = entries[at]!;
     path.push(entry);
     const parentId = entry.parentId;

@@ -99,18 +99,31 @@ function detailOf(type: string, value: unknown): string {
 
 /** Append an entry (the oldest is dropped when the ring is full). `value` is the parsed JSON, undefined for a line that is not JSON. */
 export function appendLog(log: RecordLog, direction: LogDirection, raw: string, value: unknown, now = Date.now(), sender?: LogSender): LogEntry {
+  const long = raw.length > RAW_TEXT_LIMIT && value !== undefined;
+  return append(log, direction, raw.length, long ? null : raw, value, now, sender);
+}
+
+/**
+ * Append a record whose text the page never held (a long line parsed off its
+ * thread: relay/long-lines.ts): kept parsed, like any line over
+ * RAW_TEXT_LIMIT, with the length it had on the wire.
+ */
+export function appendParsedLog(log: RecordLog, direction: LogDirection, length: number, value: unknown, now = Date.now()): LogEntry {
+  return append(log, direction, length, null, value, now);
+}
+
+function append(log: RecordLog, direction: LogDirection, length: number, raw: string | null, value: unknown, now: number, sender?: LogSender): LogEntry {
   const type = typeOf(value);
   const detail = detailOf(type, value);
-  const long = raw.length > RAW_TEXT_LIMIT && value !== undefined;
   const entry: LogEntry = {
     seq: log.nextSeq++,
     direction,
     time: now,
     type,
     detail,
-    length: raw.length,
-    raw: long ? null : raw,
-    value: long ? value : undefined,
+    length,
+    raw,
+    value: raw === null ? value : undefined,
   };
   if (sender !== undefined) entry.sender = sender;
   if (log.nextSeq - log.firstSeq > log.capacity) dropOldest(log);

@@ -12,10 +12,16 @@
 //
 // The queue owns the JSONL decoder of pi's stdout: bytes are decoded here,
 // a slice at a time, and each line handed on in order with the time its
-// bytes arrived.
+// bytes arrived. A long line (a whole session's entries: megabytes) is not
+// decoded here but parsed off the page's thread (long-lines.ts,
+// long-line-parser.ts); meanwhile nothing after it is applied, so the order
+// holds.
 
 import { JsonlDecoder, type DecodedLine } from "@pier/protocol";
 import { FrameScheduler, pageHidden } from "./frame-scheduler.ts";
+import { LongLineSplitter } from "./long-lines.ts";
+import { parseLongLine, parseLongLineHere, type LongLineParser } from "./long-line-parser.ts";
+import type { AssembledLine, SlicedField } from "./record-slices.ts";
 
 /**
  * How long one slice of queued work may take (decoding and reducing; Svelte's
@@ -43,6 +49,18 @@ export type Queued =
   | { kind: "replayed_out"; raw: string; at: number; by?: { clientId: string; name?: string } }
   | { kind: "closed"; code: number; opened: boolean };
 
+/**
+ * A line of pi's stdout as the queue hands it on: decoded here, or a long
+ * one parsed off the page's thread, whose text is not kept (its length is),
+ * and whose big array's items, when it came `sliced`, were already given to
+ * `longItems`; `checked`: its entries were checked in the worker
+ * (record-slices.ts).
+ */
+export type InboundLine = DecodedLine | { kind: "long"; value: unknown; length: number; sliced: boolean; checked: boolean };
+
+/** A line waiting in #lines: decoded, or a long line's bytes not parsed yet. */
+type PendingLine = InboundLine | { kind: "unparsed"; bytes: Uint8Array };
+
 /** What the queue hands on, in order. */
 export interface InboundHandlers {
   /** A binary frame of pi's stdout, once and whole, before any line decoded from it. */
@@ -50,7 +68,9 @@ export interface InboundHandlers {
   /** `length` more bytes of pi's stream are about to be decoded. */
   streamReached(length: number): void;
   /** A line of pi's stdout; `at`: when its bytes arrived. */
-  line(line: DecodedLine, at: number): void;
+  line(line: InboundLine, at: number): void;
+  /** Items of a long line's big array (a slice of a session's entries), before the line itself: each slice in a task of its own. */
+  longItems?(field: SlicedField, items: unknown[]): void;
   /**
    * A relay text frame. Returns true when it started or ended a replay: that
    * ends the slice, and the rest runs in a task of its own, so that the next
@@ -81,6 +101,8 @@ export interface InboundQueueOptions {
   hidden?: () => boolean;
   scheduler?: (run: () => void) => SliceScheduler;
   budgetMs?: number;
+  /** Parses long lines (default: in a worker; in this thread where there is none). */
+  parseLongLine?: LongLineParser;
 }
 
 export class InboundQueue {
@@ -93,8 +115,14 @@ export class InboundQueue {
   #queue: Queued[] = [];
   #head = 0;
   #decoder = new JsonlDecoder();
+  #splitter = new LongLineSplitter();
+  readonly #parseLongLine: LongLineParser;
+  /** A long line is being parsed: nothing is applied until it is (see #parse). */
+  #parsing = false;
+  /** Bumped when what is queued is dropped or the stream starts again: a parse that ends after that is forgotten. */
+  #generation = 0;
   /** Lines decoded from the bytes being applied, the next one to apply, and when those bytes arrived. */
-  #lines: DecodedLine[] = [];
+  #lines: PendingLine[] = [];
   #lineAt = 0;
   #linesArrivedAt = 0;
   #draining = false;
@@ -106,6 +134,7 @@ export class InboundQueue {
     this.#now = options.now ?? (() => performance.now());
     this.#hidden = options.hidden ?? pageHidden;
     this.#budgetMs = options.budgetMs ?? SLICE_BUDGET_MS;
+    this.#parseLongLine = options.parseLongLine ?? parseLongLine;
     this.#scheduler = (options.scheduler ?? ((run) => new FrameScheduler(run)))(() => this.drain());
   }
 
@@ -150,6 +179,8 @@ export class InboundQueue {
   /** Drop everything not yet applied (the decoder keeps any partial line: see resetDecoder). */
   clear(): void {
     this.#scheduler.cancel();
+    this.#generation++;
+    this.#parsing = false;
     this.#queue = [];
     this.#head = 0;
     this.#lines = [];
@@ -159,10 +190,16 @@ export class InboundQueue {
   /** Forget any partial line: pi's stream starts again (a hello's replay, a new child). */
   resetDecoder(): void {
     this.#decoder = new JsonlDecoder();
+    this.#splitter = new LongLineSplitter();
   }
 
   /** pi's stream ended (it exited): a last line without its newline is applied now, with time `at`. */
   flushDecoder(at: number): void {
+    // Rare (pi exited mid-line), so a long last line is parsed here, at once.
+    for (const piece of this.#splitter.end()) {
+      if (piece.kind === "lines") this.#decoder.push(piece.bytes);
+      else this.#handlers.line(longLine(parseLongLineHere(piece.bytes, this.#handlers.longItems?.bind(this.#handlers))), at);
+    }
     for (const line of this.#decoder.end()) this.#handlers.line(line, at);
   }
 
@@ -171,14 +208,21 @@ export class InboundQueue {
    * budget is spent (then the rest waits for the next frame).
    */
   drain(): void {
-    if (this.#draining || this.#held !== null) return;
+    if (this.#draining || this.#held !== null || this.#parsing) return;
     this.#draining = true;
     const handlers = this.#handlers;
     const deadline = this.#hidden() ? Infinity : this.#now() + this.#budgetMs;
     try {
       for (;;) {
         if (this.#lineAt < this.#lines.length) {
-          handlers.line(this.#lines[this.#lineAt++]!, this.#linesArrivedAt);
+          const line = this.#lines[this.#lineAt]!;
+          if (line.kind === "unparsed") {
+            // Off the thread; the slices come back as tasks of their own, and then this line and the rest.
+            this.#parse(line.bytes);
+            return;
+          }
+          this.#lineAt++;
+          handlers.line(line, this.#linesArrivedAt);
         } else {
           const item = this.#queue[this.#head];
           if (item === undefined) break;
@@ -227,8 +271,39 @@ export class InboundQueue {
 
   #decode(bytes: Uint8Array, at: number): void {
     this.#handlers.streamReached(bytes.length);
-    this.#lines = this.#decoder.push(bytes);
+    const pieces = this.#splitter.push(bytes);
+    if (pieces.length === 1 && pieces[0]!.kind === "lines") this.#lines = this.#decoder.push(pieces[0]!.bytes);
+    else {
+      const lines: PendingLine[] = [];
+      for (const piece of pieces) {
+        if (piece.kind === "long") lines.push({ kind: "unparsed", bytes: piece.bytes });
+        else for (const line of this.#decoder.push(piece.bytes)) lines.push(line);
+      }
+      this.#lines = lines;
+    }
     this.#lineAt = 0;
     this.#linesArrivedAt = at;
   }
+
+  /** Parses the long line at #lineAt off the thread; it takes its place once whole, and draining goes on. */
+  #parse(bytes: Uint8Array): void {
+    this.#parsing = true;
+    const generation = this.#generation;
+    const longItems = this.#handlers.longItems?.bind(this.#handlers);
+    const done = (line: InboundLine) => {
+      if (generation !== this.#generation) return;
+      this.#lines[this.#lineAt] = line;
+      this.#parsing = false;
+      if (this.#hidden()) this.drain();
+      else this.#scheduler.schedule();
+    };
+    this.#parseLongLine(bytes, longItems).then(
+      (parsed) => done(longLine(parsed)),
+      (error: unknown) => done({ kind: "invalid", raw: "", error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+}
+
+function longLine(parsed: AssembledLine): InboundLine {
+  return parsed.kind === "invalid" ? parsed : { kind: "long", value: parsed.value, length: parsed.length, sliced: parsed.sliced, checked: parsed.checked };
 }

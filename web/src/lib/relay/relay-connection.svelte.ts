@@ -20,16 +20,16 @@
 // would send by itself (get_state, get_entries…) only take their ids, which
 // match the recorded answers, and nothing leaves the page.
 
-import { CLOSE_REVOKED, READ_ONLY_COMMANDS, type ChildStatus, type DecodedLine, type DemoInfo, type ExtensionUiResponse, type RelayFrame, type RelayRequest } from "@pier/protocol";
+import { CLOSE_REVOKED, READ_ONLY_COMMANDS, type ChildStatus, type DemoInfo, type ExtensionUiResponse, type RelayFrame, type RelayRequest } from "@pier/protocol";
 import type { ConversationMessage, RpcResponse } from "../pi-types.ts";
 import { applyInvalidLine, applyRecord, noteCommandSent } from "../pi-state/reduce-record.ts";
 import { activePath, compactedHistory, type EntryIndex } from "../pi-state/entry-index.ts";
 import { branchCustomEntries, type BranchItem } from "../pi-state/custom-entries.ts";
 import { expirePending } from "../pi-state/pending-commands.ts";
 import { relayDialogsOf, removeDialog } from "../extension-ui/extension-ui-state.ts";
-import { settleRecord } from "./settle-records.ts";
+import { settleItems, settleRecord } from "./settle-records.ts";
 import { createSessionState, resetSessionState, type SessionState } from "../pi-state/session-state.ts";
-import { appendLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../pi-state/record-log.ts";
+import { appendLog, appendParsedLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../pi-state/record-log.ts";
 import type { WireTap } from "./wire-tap.ts";
 import type { ReplayItem, WireRecorder } from "./replay-feed.ts";
 import { Room } from "../room/room.svelte.ts";
@@ -38,7 +38,7 @@ import { Attribution } from "../room/attribution.svelte.ts";
 import { AlertStore, type Alert } from "./alerts.svelte.ts";
 import { CallMatcher, localFailure } from "./call-matcher.ts";
 import { ConnectionListeners, type RecordListener, type WorkspaceChangeListener } from "./connection-listeners.ts";
-import { InboundQueue, type Queued } from "./inbound-queue.ts";
+import { InboundQueue, type InboundLine, type Queued } from "./inbound-queue.ts";
 import type { OutgoingCommand } from "./outgoing.ts";
 import { SessionLoader } from "./session-loader.ts";
 import { relayPaths, SocketLink, type SocketLike } from "./socket-link.ts";
@@ -170,6 +170,8 @@ export class RelayConnection {
       },
       streamReached: (length) => this.#streamReached(length),
       line: (line, at) => this.#onLine(line, at),
+      // A slice of a long answer (a session's entries), a task of its own: settled as it comes, not all at once after.
+      longItems: (field, items) => settleItems(field, items),
       text: (text, at) => this.#onTextFrame(text, at),
       out: (item) => {
         this.attribution.own(item.value);
@@ -706,7 +708,7 @@ export class RelayConnection {
     this.send({ type: "get_messages" });
   }
 
-  #onLine(line: DecodedLine, at: number): void {
+  #onLine(line: InboundLine, at: number): void {
     const cutHead = this.#replayHeadMayBeCut;
     this.#replayHeadMayBeCut = false;
     if (line.kind === "invalid") {
@@ -716,7 +718,7 @@ export class RelayConnection {
       if (this.#listeners.tapping) this.#listeners.tapEntry(entry, undefined, this.session);
       return;
     }
-    const entry = this.#log("in", line.raw, line.value, at);
+    const entry = line.kind === "long" ? this.#logParsed(line.length, line.value, at) : this.#log("in", line.raw, line.value, at);
     const record = line.value as { type?: unknown; id?: unknown; command?: unknown; success?: unknown };
     const failuresBefore = this.session.failures.length;
     const pendingType = typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
@@ -727,8 +729,8 @@ export class RelayConnection {
 
     const entriesRequest = record.type === "response" && typeof record.id === "string" ? this.#loader.take(record.id) : undefined;
 
-    // Finished messages, tool results…: out of Svelte's deep reactivity (settle-records.ts).
-    settleRecord(line.value);
+    // Finished messages, tool results…: out of Svelte's deep reactivity (settle-records.ts). A long line's big array came settled (longItems).
+    settleRecord(line.value, line.kind === "long" && line.sliced);
     // Times are the record's arrival, not this slice's: a replay shows the ones it had live.
     applyRecord(this.session, line.value, at);
     this.attribution.record(line.value, this.session, this.replaying);
@@ -739,7 +741,7 @@ export class RelayConnection {
     if (record.type === "response" && record.command === "get_state" && record.success === true) {
       this.#loader.noteSessionId((line.value as { data?: { sessionId?: unknown } }).data?.sessionId);
     }
-    if (entriesRequest !== undefined) this.#loader.answer(entriesRequest, line.value as RpcResponse);
+    if (entriesRequest !== undefined) this.#loader.answer(entriesRequest, line.value as RpcResponse, line.kind === "long" && line.checked);
 
     if (this.session.failures.length > failuresBefore && !awaited) {
       const failure = this.session.failures.at(-1)!;
@@ -793,6 +795,12 @@ export class RelayConnection {
   #scheduleReconnect(): void {
     if (this.#stopped) return;
     if (this.#link.retryLater()) this.reconnectAttempt++;
+  }
+
+  /** A long line parsed off the thread (inbound-queue.ts): logged parsed, with its length on the wire. */
+  #logParsed(length: number, value: unknown, at: number): LogEntry {
+    this.#logChanged = true;
+    return appendParsedLog(this.log, "in", length, value, at);
   }
 
   /** Only while draining: the version is bumped once, at the end of the slice. */

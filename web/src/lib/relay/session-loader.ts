@@ -115,8 +115,8 @@ export class SessionLoader {
     setTimeout(() => (request.purpose === "advance" ? this.advance() : this.#request(request.since, "load")), this.#options.retryMs ?? ENTRIES_RETRY_MS);
   }
 
-  /** pi answered `request` (see take). */
-  answer(request: EntriesRequest, response: RpcResponse): void {
+  /** pi answered `request` (see take); `checked`: its entries were checked off the page's thread (record-slices.ts). */
+  answer(request: EntriesRequest, response: RpcResponse, checked = false): void {
     if (request.purpose === "advance") {
       this.#advancing = false;
       if (this.#advanceAgain) {
@@ -124,7 +124,7 @@ export class SessionLoader {
         queueMicrotask(() => this.advance());
       }
     }
-    const applied = response.success && applyEntriesAnswer(this.entries, (response as { data?: unknown }).data, request.since);
+    const applied = response.success && applyEntriesAnswer(this.entries, (response as { data?: unknown }).data, request.since, checked);
     if (!applied) {
       // The cursor is unknown to pi (another session) or the answer is unusable: start over once.
       this.resetEntries(this.entries.sessionId);

@@ -53,7 +53,7 @@ function settleMessage(value: unknown): void {
  * reduced: finished messages, tool arguments and results, and the messages
  * and entries of get_messages / get_entries answers.
  */
-export function settleRecord(value: unknown): void {
+export function settleRecord(value: unknown, bigArraySettled = false): void {
   if (typeof value !== "object" || value === null) return;
   const record = value as Record<string, unknown>;
   switch (record.type) {
@@ -81,7 +81,7 @@ export function settleRecord(value: unknown): void {
       settle(record.result);
       return;
     case "response": {
-      if (record.success !== true) return;
+      if (record.success !== true || bigArraySettled) return;
       const data = record.data as Record<string, unknown> | undefined;
       if (record.command === "get_messages" && Array.isArray(data?.messages)) data.messages.forEach(settleMessage);
       else if (record.command === "get_entries" && Array.isArray(data?.entries)) {
@@ -94,4 +94,14 @@ export function settleRecord(value: unknown): void {
     default:
       return;
   }
+}
+
+/**
+ * Settles a slice of a long answer's big array as it arrives (`data.messages`
+ * of get_messages, `data.entries` of get_entries: record-slices.ts), so that
+ * settleRecord need not go over them again (its `bigArraySettled`).
+ */
+export function settleItems(field: "entries" | "messages", items: readonly unknown[]): void {
+  if (field === "messages") items.forEach(settleMessage);
+  else for (const entry of items) if (typeof entry === "object" && entry !== null) settleMessage((entry as { message?: unknown }).message);
 }
