@@ -9,7 +9,7 @@ import { PerSession } from "../session-scope.svelte.ts";
 import { failureText } from "../controls/controls.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { userEntryIdFor } from "../pi-state/entry-index.ts";
-import { treeFromEntries, type SessionTreeNode } from "./session-tree.ts";
+import type { SessionTreeNode } from "./session-tree.ts";
 import { copyName, type CopyKind } from "./copy-name.ts";
 
 /** What an action did, for the person who asked. */
@@ -40,6 +40,7 @@ export class SessionsStore {
   readonly conn: RelayConnection;
   #listSeq = 0;
   #treeSeq = 0;
+  #buildSeq = 0;
   #started = false;
 
   constructor(conn: RelayConnection) {
@@ -137,8 +138,13 @@ export class SessionsStore {
 
   #buildTree(): void {
     const index = this.conn.entries;
-    this.tree = treeFromEntries(index.entries);
-    this.treeLeafId = index.leafId;
+    const seq = ++this.#buildSeq;
+    // Loaded with the first tree shown, not with the first screen (bench/first-load.bench.ts).
+    void import("./session-tree.ts").then(({ treeFromEntries }) => {
+      if (seq !== this.#buildSeq) return;
+      this.tree = treeFromEntries(index.entries);
+      this.treeLeafId = index.leafId;
+    });
   }
 
   // ── actions ───────────────────────────────────────────────────────────

@@ -2,7 +2,6 @@
 // module: the workbench store's `openFile(path)` and `openDiff(...)`, plus
 // the path rules for what a tool argument may open.
 
-import { applyPatch, parsePatch, reversePatch } from "diff";
 import { connection } from "../app-context.svelte.ts";
 import { requestLine } from "../workspace/line-request.svelte.ts";
 import { openDiff, openFile as openInWorkbench, workbench } from "../workspace/workbench-store.svelte.ts";
@@ -46,6 +45,8 @@ export async function openEditDiff(path: string, patch: string | null, snippets:
     try {
       const file = await workbench.api.read(target);
       if (file.content !== null) {
+        // Loaded here, not with the page: only this click needs it (bench/first-load.bench.ts).
+        const { applyPatch, parsePatch, reversePatch } = await import("diff");
         const parsed = parsePatch(patch)[0];
         const before = parsed ? applyPatch(file.content, reversePatch(parsed)) : false;
         if (typeof before === "string") {
