@@ -13,9 +13,13 @@
 // the others and the lagging socket is still sent everything, until it is
 // MAX_BEHIND behind: then it is closed with a sentence, and its page
 // reattaches and gets the scrollback. A page that acks what it has drawn
-// (TerminalClientFrame) counts as behind by what it has not drawn yet, so a
-// browser whose terminal parses slower than the shell prints paces the shell
-// the same way. The relay's memory for a terminal is
+// (TerminalClientFrame) is also held to UNDRAWN_HIGH/UNDRAWN_LOW of output it
+// was sent and has not drawn yet, so a browser whose terminal parses slower
+// than the shell prints paces the shell the same way, and a key typed during
+// a flood has its echo queued behind no more than that in the page (during
+// `yes`, on a loaded 2-core machine, bench/terminal-flood.bench.ts measured
+// a median echo of 0.64 s with 1 MiB undrawn, 0.06 s with 256 KiB). The
+// relay's memory for a terminal is
 // thus the ring plus at most ~MAX_BEHIND per lagging socket (and sockets are
 // counted in connection-limits.ts).
 //
@@ -42,6 +46,14 @@ export const SCROLLBACK_BYTES = 1024 * 1024;
 export const HIGH_WATER = 1024 * 1024;
 export const LOW_WATER = 256 * 1024;
 export const MAX_BEHIND = 8 * 1024 * 1024;
+/**
+ * For a page that acks: how much output it may have been sent and not drawn
+ * (xterm parses a few MB/s on a busy small machine: 256 KiB is well under a
+ * tenth of a second there, and still more than one ~12 ms parsing slice of a
+ * fast one, so the page never waits for the shell).
+ */
+export const UNDRAWN_HIGH = 256 * 1024;
+export const UNDRAWN_LOW = 64 * 1024;
 /** The longest one socket may keep the shell paused while another could take its output. */
 export const STALL_LIMIT_MS = 1000;
 /** How often a paused shell looks whether its sockets drained (ws has no per-socket drain event). */
@@ -279,20 +291,20 @@ export class ShellSession {
     for (const socket of sockets) {
       // A viewer never holds the shell: it is cut off at MAX_BEHIND instead (#output).
       if (socket.watchOnly) continue;
-      const queued = behind(socket);
-      if (queued <= LOW_WATER) {
+      if (underLow(socket)) {
         socket.overSince = null;
         socket.lagging = false;
         continue;
       }
       if (socket.lagging) continue;
-      if (queued <= (this.#paused ? LOW_WATER : HIGH_WATER)) {
+      // Running, the shell is paused only above the high marks; paused, it waits for the low ones.
+      if (!this.#paused && !overHigh(socket)) {
         socket.overSince = null;
         continue;
       }
       socket.overSince ??= now;
       // Only the drivers' sockets set the pace: a viewer waiting does not make a driver's slow page lag.
-      const othersWait = sockets.some((other) => other !== socket && !other.watchOnly && !other.lagging && behind(other) <= LOW_WATER);
+      const othersWait = sockets.some((other) => other !== socket && !other.watchOnly && !other.lagging && underLow(other));
       if (othersWait && now - socket.overSince > STALL_LIMIT_MS) {
         socket.lagging = true;
         continue;
@@ -322,7 +334,20 @@ export class ShellSession {
 
 /** How far a socket is behind the shell: what its socket has not taken yet, or, for a page that acks, what it has not drawn yet. */
 function behind(socket: Attached): number {
-  return Math.max(socket.ws.bufferedAmount, socket.acked === null ? 0 : socket.sent - socket.acked);
+  return Math.max(socket.ws.bufferedAmount, undrawn(socket));
+}
+
+/** What a page that acks was sent and has not drawn yet (0 for one that does not ack). */
+function undrawn(socket: Attached): number {
+  return socket.acked === null ? 0 : socket.sent - socket.acked;
+}
+
+function underLow(socket: Attached): boolean {
+  return socket.ws.bufferedAmount <= LOW_WATER && undrawn(socket) <= UNDRAWN_LOW;
+}
+
+function overHigh(socket: Attached): boolean {
+  return socket.ws.bufferedAmount > HIGH_WATER || undrawn(socket) > UNDRAWN_HIGH;
 }
 
 export function isSize(value: unknown, max: number): value is number {

@@ -2,9 +2,10 @@
 // picks), a real PTY and a real shell: typed keystrokes run, a resize
 // reaches the shell, a second socket gets the scrollback, viewers and
 // revoked links are refused by the relay (routes and hand-made upgrades),
-// a flood keeps a fast socket served while a slow one is cut off with a
-// reason and the relay's memory stays bounded, and stopping pier leaves no
-// process the shell started. pi is only the session's other half here.
+// a page that acks holds the shell to what it has drawn, a flood keeps a
+// fast socket served while a slow one is cut off with a reason and the
+// relay's memory stays bounded, and stopping pier leaves no process the
+// shell started. pi is only the session's other half here.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CLOSE_REVOKED, TERMINAL_CLOSE } from "@pier/protocol";
@@ -202,6 +203,40 @@ describe("terminal", () => {
     fast.ws.close();
     again.ws.close();
   }, 180_000);
+
+  it("paces the shell by what a page that acks has drawn: at most UNDRAWN_HIGH and a read ahead of it, and on again as it acks", async () => {
+    const id = await openShell(pier, 200, 50);
+    const page = await attach(pier, id);
+    page.type("echo start-$((2*2))\r");
+    await page.waitFor(/[\r\n]start-4\r\n/);
+    // Output so far is ASCII (prompt, echo): its characters are its bytes.
+    let received = Buffer.byteLength(page.text());
+    let tail = "";
+    page.ws.on("message", (data, isBinary) => {
+      if (!isBinary) return;
+      received += (data as Buffer).length;
+      tail = (tail + (data as Buffer).subarray(-64).toString("latin1")).slice(-64);
+    });
+    // The page says it has drawn nothing: from now on the relay holds it to what it draws.
+    page.ws.send(JSON.stringify({ type: "ack", bytes: 0 }));
+    page.type("yes | head -c 2000000; echo paced-done-$((7*9))\r");
+    // Without acks the shell stops once the page is UNDRAWN_HIGH (256 KiB) behind, plus what the relay read before it paused it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const held = received;
+    expect(held).toBeGreaterThan(200 * 1024);
+    expect(held).toBeLessThan(512 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received).toBe(held);
+    // Acking what it got lets the shell run on to the end.
+    const acking = setInterval(() => page.ws.send(JSON.stringify({ type: "ack", bytes: received })), 5);
+    const deadline = Date.now() + 60_000;
+    while (!tail.includes("paced-done-63") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    clearInterval(acking);
+    expect(tail).toMatch(/paced-done-63/);
+    expect(page.frames.filter((f) => f.type === "error")).toEqual([]);
+    expect(received).toBeGreaterThan(2_000_000);
+    page.ws.close();
+  }, 90_000);
 
   it("refuses a ninth shell and a bad size with a sentence", async () => {
     const bad = await httpJson(pier, "POST", "/api/terminals", { body: { cols: "wide", rows: 24 } });
