@@ -13,6 +13,9 @@ import { EntriesCache, EntriesCapture } from "./entries-cache.ts";
 import { ReadGate, type Read } from "./read-gate.ts";
 import { ResponseRouter } from "./response-router.ts";
 
+/** The largest frame an answer from the entries cache is sent in (pi's stdout is read 64 KiB at a time). */
+const CACHED_FRAME_BYTES = 256 * 1024;
+
 export type ReadFrame = { line: Buffer; type: string; id?: string; command: Readonly<Record<string, unknown>> };
 
 /** The relay itself asking pi something (live-session.ts: which session file pi has open): its answer reaches no browser. */
@@ -106,7 +109,11 @@ export class ReadRouting {
         const pieces = this.#entries.answer(read.id, since);
         if (pieces !== null) {
           this.#entries.served++;
-          for (const piece of pieces) this.#hub.writePrivate(read.owner, piece);
+          // In frames of at most a pipe read's size, as pi's own answer comes: a browser takes a 20 MB frame in one
+          // task of its main thread (~600 ms in Chromium) before any of the page's code can slice the work.
+          for (const piece of pieces) {
+            for (let at = 0; at < piece.length; at += CACHED_FRAME_BYTES) this.#hub.writePrivate(read.owner, piece.subarray(at, at + CACHED_FRAME_BYTES));
+          }
           // After the gate has finished sending it (the gate's count of reads in pi includes this one until then).
           queueMicrotask(() => this.#gate.answered(read.id));
           return;
