@@ -23,6 +23,7 @@ function setup(options: { offline?: boolean } = {}) {
   const calls: { command: OutgoingCommand; answer: (r: RpcResponse) => void }[] = [];
   const session = createSessionState();
   let changes = 0;
+  const loading: boolean[] = [];
   const loader = new SessionLoader({
     send: (command) => {
       if (link.offline) return null;
@@ -33,6 +34,7 @@ function setup(options: { offline?: boolean } = {}) {
     call: (command) => new Promise((answer) => calls.push({ command, answer })),
     session: () => session,
     onEntriesChanged: () => changes++,
+    onLoadingChanged: (now) => loading.push(now),
   });
   /** pi answers the last request sent. */
   const answerLast = (response: RpcResponse) => {
@@ -40,7 +42,7 @@ function setup(options: { offline?: boolean } = {}) {
     expect(request).toBeDefined();
     loader.answer(request!, response);
   };
-  return { loader, sent, calls, session, answerLast, link, changes: () => changes };
+  return { loader, sent, calls, session, answerLast, link, changes: () => changes, loading };
 }
 
 describe("session loader", () => {
@@ -55,6 +57,23 @@ describe("session loader", () => {
     expect(loader.entries.entries.map((e) => e.id)).toEqual(["u1", "a1"]);
     expect(changes()).toBeGreaterThan(0);
     expect(sent).toHaveLength(1); // no get_messages needed
+  });
+
+  it("says a load is waiting for pi while it is (not for an advance), so the page does not look empty meanwhile", () => {
+    const { loader, answerLast, loading } = setup();
+    loader.load(false);
+    expect(loader.loading).toBe(true);
+    expect(loading).toEqual([true]);
+    answerLast(entriesAnswer([user("u1", null, "hi")], "u1"));
+    expect(loader.loading).toBe(false);
+    expect(loading).toEqual([true, false]);
+    loader.advance();
+    expect(loader.loading).toBe(false);
+    expect(loading).toEqual([true, false]);
+    // A reset while loading (another session) ends it.
+    loader.load(true);
+    loader.reset();
+    expect(loading).toEqual([true, false, true, false]);
   });
 
   it("a load answer older than the transcript on screen is not shown: the entries after it are asked for", () => {

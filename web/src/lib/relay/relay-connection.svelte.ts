@@ -126,6 +126,8 @@ export class RelayConnection {
   readonly log: RecordLog = createRecordLog();
   /** Bumped when `entries` changes. */
   entriesVersion = $state(0);
+  /** pi's session is being loaded into the page (a get_entries for it is waiting): a long one takes seconds. */
+  loadingSession = $state(false);
   /** Messages the latest compaction took out of the model's context (shown collapsed above it). */
   compactedHistory = $state.raw<ConversationMessage[]>([]);
   /** The extension entries on pi's active branch and the messages before them (custom-entries.ts); usually empty. */
@@ -198,6 +200,7 @@ export class RelayConnection {
       call: (command) => this.call(command),
       session: () => this.session,
       onEntriesChanged: () => this.#entriesChanged(),
+      onLoadingChanged: (loading) => (this.loadingSession = loading),
     });
   }
 

@@ -39,6 +39,8 @@ export interface SessionLoaderOptions {
   session(): SessionState;
   /** The entries changed (their `version` moved). */
   onEntriesChanged(): void;
+  /** A load of the session is (or is no longer) waiting for pi's answer: the page says so instead of an empty session. */
+  onLoadingChanged?(loading: boolean): void;
   retryMs?: number;
 }
 
@@ -86,6 +88,21 @@ export class SessionLoader {
     const id = this.#options.send(since === null ? { type: "get_entries" } : { type: "get_entries", since });
     if (id !== null) this.#requests.set(id, purpose === "load" ? { since, purpose, seen: this.#messagesSeen() } : { since, purpose });
     else if (purpose === "advance") this.#advancing = false;
+    this.#noteLoading();
+  }
+
+  /** A load is in flight (ours, or one replayed that counts as ours). */
+  get loading(): boolean {
+    for (const request of this.#requests.values()) if (request.purpose === "load") return true;
+    return false;
+  }
+
+  #wasLoading = false;
+  #noteLoading(): void {
+    const loading = this.loading;
+    if (loading === this.#wasLoading) return;
+    this.#wasLoading = loading;
+    this.#options.onLoadingChanged?.(loading);
   }
 
   /**
@@ -94,12 +111,14 @@ export class SessionLoader {
    */
   noteRequest(id: string, since: string | null): void {
     if (!this.#requests.has(id)) this.#requests.set(id, { since, purpose: since === null ? "load" : "advance" });
+    this.#noteLoading();
   }
 
   /** The request a response with this id answers, if it is one of ours (then forgotten). */
   take(id: string): EntriesRequest | undefined {
     const request = this.#requests.get(id);
     if (request !== undefined) this.#requests.delete(id);
+    this.#noteLoading();
     return request;
   }
 
@@ -193,6 +212,7 @@ export class SessionLoader {
   /** As if the page had just loaded: no entries, nothing asked. */
   reset(): void {
     this.#requests.clear();
+    this.#noteLoading();
     this.#advancing = false;
     this.#advanceAgain = false;
     this.resetEntries(null);
