@@ -17,6 +17,9 @@ const HEAD_BYTES = 200;
 /** pi writes each event as JSON.stringify({ type, … }): the type comes first. */
 const TYPE_PREFIX = '{"type":"';
 const SKIPPED = ['{"type":"message_update"', '{"type":"tool_execution_update"'];
+/** The same prefixes as bytes: a line that starts in a chunk with one of them is skipped without making a string of its head. */
+const SKIPPED_BYTES = SKIPPED.map((prefix) => Buffer.from(prefix, "latin1"));
+const SKIPPED_LONGEST = Math.max(...SKIPPED_BYTES.map((prefix) => prefix.length));
 /**
  * The records whose fields a card reads (#record); any other line (another
  * event, a response) is known by its first bytes and never copied or
@@ -65,6 +68,8 @@ export class RunTracker {
   #lineBytes = 0;
   /** The first bytes of the current line, to classify a long one. */
   #head = "";
+  /** The current line is a streamed update, known from its first bytes (nearly every line of a fast stream). */
+  #skipping = false;
   readonly #now: () => number;
   readonly #onChange: () => void;
   readonly #onSessionMoved: () => void;
@@ -115,6 +120,7 @@ export class RunTracker {
       this.#dialogEnds.clear();
       this.#tool = null;
       this.#line = [];
+      this.#skipping = false;
       this.#lineBytes = 0;
       this.#head = "";
       this.#set("starting");
@@ -150,16 +156,32 @@ export class RunTracker {
   /** A chunk of pi's stdout (not kept: what is needed is copied). */
   stdout(chunk: Buffer): void {
     let start = 0;
+    let updates = false;
     for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, start)) {
-      this.#take(chunk.subarray(start, lf));
-      this.#endLine();
+      // A whole streamed update within this chunk (most lines of a fast stream): known by its first bytes, nothing kept.
+      if (this.#atLineStart() && lf - start >= SKIPPED_LONGEST && startsWithSkipped(chunk, start)) updates = true;
+      else {
+        this.#take(chunk.subarray(start, lf));
+        this.#endLine();
+      }
       start = lf + 1;
     }
+    if (updates) this.#activity();
     if (start < chunk.length) this.#take(chunk.subarray(start));
+  }
+
+  /** Nothing of the current line has been read yet. */
+  #atLineStart(): boolean {
+    return this.#line !== null && this.#lineBytes === 0 && this.#head.length === 0 && !this.#skipping;
   }
 
   #take(bytes: Buffer): void {
     if (this.#line === null || bytes.length === 0) return;
+    if (this.#head.length === 0 && bytes.length >= SKIPPED_LONGEST && startsWithSkipped(bytes, 0)) {
+      this.#line = null;
+      this.#skipping = true;
+      return;
+    }
     if (this.#head.length < HEAD_BYTES) this.#head += bytes.subarray(0, HEAD_BYTES - this.#head.length).toString("latin1");
     if (this.#head.length >= 40 && SKIPPED.some((prefix) => this.#head.startsWith(prefix))) {
       this.#line = null;
@@ -192,6 +214,11 @@ export class RunTracker {
   }
 
   #endLine(): void {
+    if (this.#skipping) {
+      this.#skipping = false;
+      this.#line = [];
+      return this.#activity();
+    }
     const parts = this.#line;
     const head = this.#head;
     this.#line = [];
@@ -309,4 +336,10 @@ export class RunTracker {
     this.#activity();
     this.#onChange();
   }
+}
+
+/** `bytes` at `at` starts with a skipped prefix (there are at least SKIPPED_LONGEST bytes from `at`). */
+function startsWithSkipped(bytes: Buffer, at: number): boolean {
+  for (const prefix of SKIPPED_BYTES) if (bytes.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0) return true;
+  return false;
 }

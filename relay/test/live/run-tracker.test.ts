@@ -131,4 +131,35 @@ describe("RunTracker", () => {
     run.stdout(Buffer.from("not json at all\n"));
     expect(run.summary.title).toBe("Refactor the relay");
   });
+
+  it("passes over streamed updates by their first bytes, whole in a chunk or cut anywhere, and still reads the records between them", () => {
+    const update = line({ type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "tool_execution_start" } });
+    const toolUpdate = line({ type: "tool_execution_update", toolCallId: "t1", partialResult: { text: '{"type":"agent_settled"}' } });
+    const stream = Buffer.concat([
+      line({ type: "agent_start" }),
+      update,
+      update,
+      line({ type: "tool_execution_start", toolCallId: "t1", toolName: "read", args: {} }),
+      toolUpdate,
+      update,
+      line({ type: "message_end", message: { role: "assistant", model: "m-2", usage: { cost: { total: 0.75 } }, stopReason: "stop" } }),
+      update,
+    ]);
+    const toolAt = stream.indexOf('{"type":"message_end"');
+    // Whole, then cut at every byte: the same summary either way.
+    for (const size of [stream.length, 1, 5, 17, 31, 64]) {
+      const { run, tick } = tracker();
+      tick(10);
+      for (let i = 0; i < toolAt; i += size) run.stdout(stream.subarray(i, Math.min(i + size, toolAt)));
+      expect(run.summary).toMatchObject({ state: "working", tool: "read", lastActivityAt: 1_010 });
+      tick(10);
+      for (let i = toolAt; i < stream.length; i += size) run.stdout(stream.subarray(i, Math.min(i + size, stream.length)));
+      expect(run.summary).toMatchObject({ model: "m-2", cost: 0.75, lastActivityAt: 1_020 });
+    }
+    // Updates alone are activity.
+    const { run, tick } = tracker();
+    tick(500);
+    run.stdout(Buffer.concat([update, update]));
+    expect(run.summary.lastActivityAt).toBe(1_500);
+  });
 });
