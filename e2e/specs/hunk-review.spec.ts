@@ -3,11 +3,11 @@
 // (`git diff --cached` then holds exactly it), another reverted (the file on
 // disk gets its line back), and a second browser's Changes view follows the
 // index without a reload.
-import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "../support/pier.ts";
+import { commitAll } from "../support/git-repo.ts";
 import { projectDir } from "../support/project-dir.ts";
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
@@ -24,17 +24,9 @@ async function openChanges(page: Page, url: string): Promise<void> {
 
 test("stage one hunk of three and revert another from the page; a second browser sees the index move", async ({ page, pier, browser }) => {
   const dir = await projectDir(pier);
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...process.env, GIT_AUTHOR_NAME: "Pier Test", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "Pier Test", GIT_COMMITTER_EMAIL: "t@example.invalid", GIT_CONFIG_NOSYSTEM: "1" },
-    });
   const file = join(dir, "review.txt");
   await writeFile(file, ORIGINAL);
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-q", "-m", "initial");
+  const git = commitAll(dir);
   await writeFile(file, CHANGED);
 
   await openChanges(page, pier.url);

@@ -4,11 +4,11 @@
 // file opens the Hunks view of notes.txt; reverting that hunk there leaves
 // the row saying "no changes now". A viewer sees the same list and hunks,
 // with the actions disabled (the relay refuses them anyway).
-import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "../support/pier.ts";
+import { commitAll } from "../support/git-repo.ts";
 import { projectDir } from "../support/project-dir.ts";
 import { openViewer } from "../support/viewer-link.ts";
 
@@ -18,17 +18,9 @@ const BEFORE = "Notes before the run.\n";
 
 test("a finished run lists the file it wrote, which opens in the Hunks view", async ({ page, pier, browser }) => {
   const dir = await projectDir(pier);
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...process.env, GIT_AUTHOR_NAME: "Pier Test", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "Pier Test", GIT_COMMITTER_EMAIL: "t@example.invalid", GIT_CONFIG_NOSYSTEM: "1" },
-    });
   const file = join(dir, "notes.txt");
   await writeFile(file, BEFORE);
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-q", "-m", "initial");
+  commitAll(dir);
 
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
