@@ -215,7 +215,8 @@ describe("terminal", () => {
     page.ws.on("message", (data, isBinary) => {
       if (!isBinary) return;
       received += (data as Buffer).length;
-      tail = (tail + (data as Buffer).subarray(-64).toString("latin1")).slice(-64);
+      // Enough to hold the end marker with the prompt after it, in one frame or across two (a prompt with a long folder is ~70 bytes).
+      tail = (tail + (data as Buffer).subarray(-1024).toString("latin1")).slice(-1024);
     });
     // The page says it has drawn nothing: from now on the relay holds it to what it draws.
     page.ws.send(JSON.stringify({ type: "ack", bytes: 0 }));
