@@ -176,7 +176,7 @@ describe("a shell shared with viewers", () => {
       if (!isBinary) return;
       const buffer = data as Buffer;
       for (let i = buffer.indexOf(0x79); i !== -1; i = buffer.indexOf(0x79, i + 1)) ys++;
-      tail = (tail + buffer.subarray(-64).toString("latin1")).slice(-64);
+      tail = (tail + buffer.subarray(-1024).toString("latin1")).slice(-1024);
       const now = Date.now();
       if (ys > 100_000) longestGap = Math.max(longestGap, now - last);
       last = now;

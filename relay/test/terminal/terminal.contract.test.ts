@@ -139,7 +139,7 @@ describe("terminal", () => {
       const buffer = data as Buffer;
       fastBytes += buffer.length;
       for (let i = buffer.indexOf(0x79); i !== -1; i = buffer.indexOf(0x79, i + 1)) fastYs++;
-      fastTail = (fastTail + buffer.subarray(-64).toString("latin1")).slice(-64);
+      fastTail = (fastTail + buffer.subarray(-1024).toString("latin1")).slice(-1024);
     });
     // The slow one stops reading (a tab on a network that died). One that reads in sips every few
     // seconds drains the kernel's socket buffers (several MB on loopback) each time and keeps up here.
