@@ -103,10 +103,16 @@ export class EntriesCache<Waiter> {
     this.#kept = null;
   }
 
-  /** pi started or exited: as invalidate, and the answer in flight will never come. */
-  reset(): void {
+  /**
+   * pi started or exited: as invalidate, and the answer in flight will never
+   * come. Returns the requests that were waiting for it: pi never saw them,
+   * and no answer will reach them unless the caller says so.
+   */
+  reset(): Waiter[] {
     this.invalidate();
+    const orphans = this.#capture?.waiters ?? [];
     this.#capture = null;
+    return orphans;
   }
 
   /** Bytes kept now (for tests and diagnostics). */

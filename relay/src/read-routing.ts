@@ -138,7 +138,16 @@ export class ReadRouting {
 
   /** pi's child changed state: a held line start goes out, and with the child gone no read will be answered. */
   childChanged(state: "starting" | "running" | "exited"): void {
-    this.#entries.reset();
+    // Those waiting on a get_entries pi was answering get none from pi: each is told, by its id, that it must ask
+    // again (the page's loader does so when the new pi runs); no request is left without an answer.
+    for (const read of this.#entries.reset()) {
+      read.owner.sendFrame({
+        type: "error",
+        code: "pi_not_running",
+        message: `pi exited before answering “${read.type}” (this request waited for the same one pi was answering); ask again once pi runs`,
+        command: { type: read.type, id: read.id },
+      });
+    }
     if (state === "running") return;
     this.#router.reset();
     this.#gate.reset();

@@ -6,7 +6,7 @@
 // browser whose request pi answered, with its own id, and no one else's
 // answer; everyone still gets every event; and after a new prompt the
 // relay's answer holds the new messages (pi is asked again).
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -177,5 +177,74 @@ describe("the relay answers a class's get_entries once pi has (entries-cache.ts)
     const answer = await responseTo(driver, after);
     expect(entriesAskedOfPi() - before).toBe(1);
     expect(JSON.stringify(answer.data.entries)).toContain("cache checked");
+  });
+});
+
+describe("requests waiting on the entries cache when pi goes away (entries-cache.ts, read-routing.ts)", () => {
+  let pier: RunningPier;
+  const browsers: Browser[] = [];
+  const log = join(mkdtempSync(join(tmpdir(), "pier-tee-")), "stdin.log");
+  /** A get_entries whose id holds this never reaches pi (the tee keeps it): pi is "answering" it until it exits. */
+  const HOLD = "held-by-the-tee";
+
+  beforeAll(async () => {
+    pier = await startPier(["--demo", "--demo-scenario", hello, "--pi", tee], {
+      env: { ...process.env, PIER_TEE_PI_CLI: piUnderTest.cliPath, PIER_TEE_LOG: log, PIER_TEE_HOLD: HOLD },
+    });
+  });
+  afterAll(async () => {
+    for (const browser of browsers) await browser.close();
+    await pier?.stop();
+  });
+
+  it("each waiter gets an error with its id when pi restarts before answering, and asking again works", async () => {
+    const driver = await connectBrowser(pier);
+    browsers.push(driver);
+    driver.send({ type: "pier.create_link", role: "viewer" });
+    const link = (await driver.waitForFrame("link_created")) as Frame<"link_created">;
+    const viewerUrl = `http://${pier.host}/?token=${link.token}`;
+    const [asker, waiterA, waiterB] = await Promise.all([0, 1, 2].map(async () => connectBrowser(pier, { cookie: await exchangeToken(viewerUrl, pier.port) })));
+    browsers.push(asker!, waiterA!, waiterB!);
+
+    // The asker's get_entries goes to pi (and is held there); the other two are the same request, so they wait for it.
+    const held = commandId(HOLD);
+    asker!.send({ id: held, type: "get_entries" });
+    // pi's stdin says nothing back: look at the tee's log until the line is there.
+    for (let tries = 0; !(existsSync(log) && readFileSync(log, "utf8").includes(held)); tries++) {
+      if (tries > 200) throw new Error("the held get_entries never reached pi's stdin");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const waiting = [waiterA!, waiterB!].map((browser) => {
+      const id = commandId("waits");
+      browser.send({ id, type: "get_entries" });
+      return id;
+    });
+    // A read sent after it on the same socket and answered: the relay has taken the get_entries in by then.
+    for (const browser of [waiterA!, waiterB!]) {
+      const quiet = commandId("quiet");
+      browser.send({ id: quiet, type: "get_state" });
+      await responseTo(browser, quiet);
+    }
+    expect(
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line.includes('"type":"get_entries"')),
+    ).toHaveLength(1);
+
+    driver.send({ type: "pier.restart_pi" });
+    for (const [i, browser] of [waiterA!, waiterB!].entries()) {
+      const refused = await browser.waitForFrame("error", (frame) => frame.command?.id === waiting[i], 20_000);
+      expect(refused).toMatchObject({ code: "pi_not_running", command: { type: "get_entries", id: waiting[i] } });
+      expect(refused.message).toMatch(/pi exited before answering “get_entries”/);
+      await browser.waitForFrame("child_started");
+      // No answer came, and no one else's.
+      expect(browser.records.filter((r) => r.type === "response" && r.command === "get_entries")).toEqual([]);
+    }
+    await asker!.waitForFrame("child_exited");
+
+    // Asking the new pi again is answered (the cache was dropped with the old one).
+    const again = commandId("again");
+    waiterA!.send({ id: again, type: "get_entries" });
+    expect((await responseTo(waiterA!, again)).success).toBe(true);
   });
 });

@@ -69,6 +69,14 @@ describe("EntriesCache", () => {
     expect(cache.inFlight()).toBeNull();
   });
 
+  it("hands back the requests waiting on the answer in flight when pi goes away (each must be told)", () => {
+    const cache = new EntriesCache<string>();
+    cache.capture().waiters.push("a", "b");
+    expect(cache.reset()).toEqual(["a", "b"]);
+    // Told once: a second reset (starting after exited) has none left.
+    expect(cache.reset()).toEqual([]);
+  });
+
   it("does not keep a failed answer or one over the cap", () => {
     const cache = new EntriesCache<never>();
     const failed = cache.capture();
