@@ -12,7 +12,8 @@ import { basename } from "node:path";
 import { openRegularFile } from "./regular-file.ts";
 
 export const CAPTURE_TYPE = "pier-capture";
-export const CAPTURE_VERSION = 1;
+/** Versions the page reads: 1, and 2 (a capture with a guided walk's notes). */
+export const CAPTURE_VERSIONS: readonly unknown[] = [1, 2];
 /** The page refuses larger files (its reader's limit). */
 export const MAX_CAPTURE_BYTES = 256 * 1024 * 1024;
 /** A header is a few hundred bytes; this much is read to find its end. */
@@ -58,6 +59,6 @@ export function headerProblem(line: string | null): string | null {
     return `its first line is not a capture header (type "${CAPTURE_TYPE}")`;
   }
   const version = (value as { version?: unknown }).version;
-  if (version !== CAPTURE_VERSION) return `capture version ${JSON.stringify(version)} is not supported (this Pier reads version ${CAPTURE_VERSION})`;
+  if (!CAPTURE_VERSIONS.includes(version)) return `capture version ${JSON.stringify(version)} is not supported (this Pier reads versions ${CAPTURE_VERSIONS.join(" and ")})`;
   return null;
 }

@@ -43,13 +43,13 @@ describe("pier replay refuses what is not a capture", () => {
     const binary = join(dir, "image.png");
     await writeFile(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const newer = join(dir, "newer.jsonl");
-    await writeFile(newer, `${JSON.stringify({ ...HEADER, version: 2 })}\n`);
+    await writeFile(newer, `${JSON.stringify({ ...HEADER, version: 3 })}\n`);
     const cases: [string, string][] = [
       [session, `${session} is not a Pier capture: its first line is not a capture header (type "pier-capture")`],
       [empty, `${empty} is empty, not a Pier capture`],
       [dir, `${dir} is a folder, not a capture file`],
       [binary, `${binary} is not a Pier capture: its first line is not JSON`],
-      [newer, `${newer} is not a Pier capture: capture version 2 is not supported (this Pier reads version 1)`],
+      [newer, `${newer} is not a Pier capture: capture version 3 is not supported (this Pier reads versions 1 and 2)`],
     ];
     for (const [file, message] of cases) {
       const result = await runPier(["replay", file]);

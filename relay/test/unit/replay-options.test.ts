@@ -33,7 +33,8 @@ describe("pier replay options", () => {
     expect(headerProblem("hello")).toBe("its first line is not JSON");
     expect(headerProblem('{"type":"session"}')).toBe('its first line is not a capture header (type "pier-capture")');
     expect(headerProblem('["pier-capture"]')).toBe('its first line is not a capture header (type "pier-capture")');
-    expect(headerProblem('{"type":"pier-capture","version":"1"}')).toBe('capture version "1" is not supported (this Pier reads version 1)');
+    expect(headerProblem('{"type":"pier-capture","version":"1"}')).toBe('capture version "1" is not supported (this Pier reads versions 1 and 2)');
+    expect(headerProblem('{"type":"pier-capture","version":2,"startedAt":"2026-12-01T10:00:00Z"}')).toBeNull();
     expect(headerProblem(null)).toBe("its first line is longer than a capture header");
   });
 });

@@ -144,7 +144,7 @@ describe("reading untrusted files", () => {
     expect(fail("").error.code).toBe("empty");
     expect(fail("hello\n").error).toMatchObject({ code: "bad_header", line: 1 });
     expect(fail('{"type":"session","version":3}\n').error.message).toMatch(/not a Pier capture header/);
-    expect(fail(header.replace('"version":1', '"version":2')).error).toMatchObject({ code: "unsupported_version", line: 1 });
+    expect(fail(header.replace('"version":1', '"version":3')).error).toMatchObject({ code: "unsupported_version", line: 1 });
     expect(fail(header.replace("2026-05-01T10:00:00.000Z", "yesterday")).error.message).toMatch(/startedAt/);
     expect(fail(header.replace('"redacted":[]', '"redacted":[1]')).error.message).toMatch(/redacted/);
     expect(fail(header.replace('"redacted":[]', '"redacted":[],"pi":{"command":"pi"}')).error.message).toMatch(/pi.command/);

@@ -3,7 +3,8 @@
 // untrusted reader (wire-log/capture.ts). The result is the events ready to
 // feed a connection, or one sentence saying why the file was refused.
 
-import { readCapture, type CaptureEvent, type CaptureHeader } from "../wire-log/capture.ts";
+import { readCapture, type CaptureEvent, type CaptureHeader, type CaptureLayout } from "../wire-log/capture.ts";
+import { recordEnds, type CaptureNote } from "../wire-log/capture-notes.ts";
 import type { ReplayItem } from "../relay/replay-feed.ts";
 
 /** Larger files are refused before they are read (the reader's own limit, in bytes of UTF-8 at most). */
@@ -15,6 +16,12 @@ export interface OpenedCapture {
   /** Recorded times (ms since the header's startedAt), one per item. */
   times: Float64Array;
   items: ReplayItem[];
+  /** The guided walk's notes (capture-notes.ts), in walking order; empty when it has none. */
+  notes: CaptureNote[];
+  /** Records the page holds after each event (recordEnds): which records exist at a position. */
+  recordEnds: Uint32Array;
+  /** The file as read: saved again with other notes, its other lines stay byte for byte. */
+  source: { text: string; layout: CaptureLayout };
 }
 
 export type OpenResult = { ok: true; capture: OpenedCapture } | { ok: false; message: string };
@@ -46,7 +53,8 @@ export function openCaptureText(name: string, text: string): OpenResult {
   if (!result.ok) return { ok: false, message: `${name} cannot be replayed: ${result.error.message}` };
   if (result.events.length === 0) return { ok: false, message: `${name} cannot be replayed: it holds no recorded events.` };
   const { times, items } = replayItems(result.header, result.events);
-  return { ok: true, capture: { name, header: result.header, times, items } };
+  const capture: OpenedCapture = { name, header: result.header, times, items, notes: result.notes, recordEnds: recordEnds(result.events), source: { text, layout: result.layout } };
+  return { ok: true, capture };
 }
 
 /** Read a file the person gave (dropped, picked). */

@@ -17,19 +17,39 @@
 // boundary inside a replaced string moves to that string's end), so the
 // chunking a replay reproduces is still the real one.
 //
+// Version 2 adds notes (a guided walk, capture-notes.ts), one line each,
+// after every event line:
+//
+//   {"k":"note","at":42,"records":[57,58],"text":"Here agent_end arrives, but the run is not over…"}
+//
+// `at` is a position of the player: the page after the first `at` events
+// (0 … the number of events). `records` (optional) names records the page
+// shows there, numbered from 1 as the page logs them: each frame, each sent
+// command and each line of pi's bytes is one record (pi's stream starts
+// again at a hello or child_started frame; a last line without its LF counts
+// at a child_exited frame). `text` is plain text or Markdown, shown
+// sanitized. A file without notes is written as version 1, which older
+// readers take; version 1 with a note line is refused. The whole format:
+// docs/captures.md.
+//
 // The reader treats the file as untrusted: size and line-length caps, strict
-// base64, checked types, times that must not go backwards; every problem is
+// base64, checked types, times that must not go backwards, notes capped in
+// number and length whose positions and records must exist; every problem is
 // an error value with a code and a line number.
 
 import { decodeBase64, encodeBase64 } from "./base64.ts";
+import { checkNotes, parseNote, type CaptureNote, type NoteAt } from "./capture-notes.ts";
 import { applyEdits, mapOffset, redactCommandLine, redactJsonText, redactLine, redactSecretsInText, ToolCallTracker, type Edit, type RedactionOptions } from "./redaction.ts";
 
 export const CAPTURE_TYPE = "pier-capture";
+/** What the writer writes (a capture without notes). */
 export const CAPTURE_VERSION = 1;
+/** A capture with notes (capture-notes.ts). */
+export const CAPTURE_NOTES_VERSION = 2;
 
 export interface CaptureHeader {
   type: typeof CAPTURE_TYPE;
-  version: typeof CAPTURE_VERSION;
+  version: typeof CAPTURE_VERSION | typeof CAPTURE_NOTES_VERSION;
   /** ISO 8601. */
   startedAt: string;
   /** The relay's version (hello.relayVersion). */
@@ -315,7 +335,8 @@ export class CaptureWriter {
 // Reader
 // ---------------------------------------------------------------------------
 
-export type CaptureErrorCode = "too_large" | "line_too_long" | "empty" | "bad_header" | "unsupported_version" | "bad_line" | "unknown_kind" | "bad_base64" | "time_backwards" | "truncated";
+export type CaptureErrorCode =
+  "too_large" | "line_too_long" | "empty" | "bad_header" | "unsupported_version" | "bad_line" | "unknown_kind" | "bad_base64" | "time_backwards" | "truncated" | "bad_note";
 
 export interface CaptureError {
   code: CaptureErrorCode;
@@ -324,8 +345,16 @@ export interface CaptureError {
   message: string;
 }
 
+/** Where the parts of the text are (UTF-16 offsets): to write the file again with other notes and every other line unchanged. */
+export interface CaptureLayout {
+  /** Just after line 1 (the header) and its newline. */
+  headerEnd: number;
+  /** Just after the last event line (and its newline, if it has one). */
+  eventsEnd: number;
+}
+
 export type CaptureReadResult =
-  | { ok: true; header: CaptureHeader; events: CaptureEvent[] }
+  | { ok: true; header: CaptureHeader; events: CaptureEvent[]; notes: CaptureNote[]; layout: CaptureLayout }
   /** `header` and `events` hold what was read before the error (e.g. to offer what is readable of a cut-off file). */
   | { ok: false; error: CaptureError; header: CaptureHeader | null; events: CaptureEvent[] };
 
@@ -349,15 +378,16 @@ function parseHeader(line: string): CaptureHeader | CaptureError {
     return bad("Line 1 is not JSON: this is not a Pier capture file.");
   }
   if (!isRecord(value) || value["type"] !== CAPTURE_TYPE) return bad('Line 1 is not a Pier capture header (type "pier-capture").');
-  if (value["version"] !== CAPTURE_VERSION) {
-    return { code: "unsupported_version", line: 1, message: `Capture version ${JSON.stringify(value["version"])} is not supported (this Pier reads version ${CAPTURE_VERSION}).` };
+  const version = value["version"];
+  if (version !== CAPTURE_VERSION && version !== CAPTURE_NOTES_VERSION) {
+    return { code: "unsupported_version", line: 1, message: `Capture version ${JSON.stringify(version)} is not supported (this Pier reads versions ${CAPTURE_VERSION} and ${CAPTURE_NOTES_VERSION}).` };
   }
   const startedAt = value["startedAt"];
   if (typeof startedAt !== "string" || Number.isNaN(Date.parse(startedAt))) return bad("The header's startedAt is not an ISO date.");
   if (typeof value["pier"] !== "string") return bad("The header's pier (the relay version) is not a string.");
   const redacted = value["redacted"];
   if (!Array.isArray(redacted) || !redacted.every((r) => typeof r === "string")) return bad("The header's redacted is not a list of strings.");
-  const header: CaptureHeader = { type: CAPTURE_TYPE, version: CAPTURE_VERSION, startedAt, pier: value["pier"], redacted: [...redacted] };
+  const header: CaptureHeader = { type: CAPTURE_TYPE, version, startedAt, pier: value["pier"], redacted: [...redacted] };
   if (value["pi"] !== undefined) {
     const pi = value["pi"];
     if (!isRecord(pi) || !Array.isArray(pi["command"]) || !pi["command"].every((a) => typeof a === "string")) return bad("The header's pi.command is not a list of strings.");
@@ -374,7 +404,10 @@ function parseSender(value: unknown): CaptureSender | null | undefined {
   return value["name"] === undefined ? { clientId: value["clientId"] } : { clientId: value["clientId"], name: value["name"] as string };
 }
 
-function parseEvent(line: string, lineNo: number, lastT: number): CaptureEvent | CaptureError {
+/** A note line, checked on its own (its position and records are checked once every event is read). */
+type NoteLine = { note: NoteAt };
+
+function parseEvent(line: string, lineNo: number, lastT: number): CaptureEvent | CaptureError | NoteLine {
   const bad = (message: string, code: CaptureErrorCode = "bad_line"): CaptureError => ({ code, line: lineNo, message: `Line ${lineNo}: ${message}` });
   let value: unknown;
   try {
@@ -383,6 +416,10 @@ function parseEvent(line: string, lineNo: number, lastT: number): CaptureEvent |
     return bad("not JSON.");
   }
   if (!isRecord(value)) return bad("not a JSON object.");
+  if (value["k"] === "note") {
+    const note = parseNote(value, lineNo);
+    return "code" in note ? note : { note };
+  }
   const t = value["t"];
   if (typeof t !== "number" || !Number.isFinite(t) || t < 0) return bad('"t" must be a number of milliseconds ≥ 0.');
   if (t < lastT) return bad(`time goes backwards (${t} ms after ${lastT} ms).`, "time_backwards");
@@ -408,7 +445,7 @@ function parseEvent(line: string, lineNo: number, lastT: number): CaptureEvent |
       return by === undefined ? { t, kind: "sent", text: c } : { t, kind: "sent", text: c, by };
     }
     default:
-      return bad(`unknown event kind ${JSON.stringify(value["k"]) ?? "(none)"} (expected bytes, frame or sent).`, "unknown_kind");
+      return bad(`unknown event kind ${JSON.stringify(value["k"]) ?? "(none)"} (expected bytes, frame, sent or note).`, "unknown_kind");
   }
 }
 
@@ -424,6 +461,8 @@ export function readCapture(text: string, limits: CaptureLimits = {}): CaptureRe
   let lastT = 0;
   let lineNo = 0;
   let start = 0;
+  const layout: CaptureLayout = { headerEnd: 0, eventsEnd: 0 };
+  const notes: NoteAt[] = [];
   while (start < text.length) {
     lineNo++;
     let end = text.indexOf("\n", start);
@@ -437,6 +476,7 @@ export function readCapture(text: string, limits: CaptureLimits = {}): CaptureRe
       const parsed = parseHeader(line);
       if ("code" in parsed) return fail(parsed, null);
       header = parsed;
+      layout.headerEnd = layout.eventsEnd = Math.min(start, text.length);
       continue;
     }
     if (line.trim() === "") continue;
@@ -446,9 +486,19 @@ export function readCapture(text: string, limits: CaptureLimits = {}): CaptureRe
       if (!complete && event.code === "bad_line") return fail({ code: "truncated", line: lineNo, message: `Line ${lineNo} is cut off: the file ends in the middle of an event.` }, header);
       return fail(event, header);
     }
+    if ("note" in event) {
+      if (header.version === CAPTURE_VERSION)
+        return fail({ code: "bad_note", line: lineNo, message: `Line ${lineNo}: a note in a version ${CAPTURE_VERSION} capture (notes came with version ${CAPTURE_NOTES_VERSION}).` }, header);
+      notes.push(event.note);
+      continue;
+    }
+    if (notes.length > 0) return fail({ code: "bad_note", line: lineNo, message: `Line ${lineNo}: an event after the notes (notes come after every event).` }, header);
     lastT = event.t;
     events.push(event);
+    layout.eventsEnd = Math.min(start, text.length);
   }
   if (header === null) return fail({ code: "empty", line: 0, message: "The file is empty." }, null);
-  return { ok: true, header, events };
+  const checked = checkNotes(notes, events);
+  if (!Array.isArray(checked)) return fail(checked, header);
+  return { ok: true, header, events, notes: checked, layout };
 }
