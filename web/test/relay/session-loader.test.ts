@@ -203,6 +203,42 @@ describe("session loader", () => {
     await expect(done).resolves.toBe("pi is busy");
   });
 
+  it("forgets its requests when pi goes away, so it no longer says it is loading; the next load asks again", () => {
+    const { loader, sent, answerLast, loading } = setup();
+    loader.load(false);
+    expect(loader.loading).toBe(true);
+    loader.lost();
+    expect(loader.loading).toBe(false);
+    expect(loading).toEqual([true, false]);
+    expect(loader.take(sent[0]!.id)).toBeUndefined();
+    loader.load(false);
+    answerLast(entriesAnswer([user("u1", null, "hi")], "u1"));
+    expect(loader.loading).toBe(false);
+    // An advance lost with pi does not block the next one.
+    loader.advance();
+    loader.lost();
+    loader.advance();
+    expect(sent.map((s) => s.command).slice(-2)).toEqual([
+      { type: "get_entries", since: "u1" },
+      { type: "get_entries", since: "u1" },
+    ]);
+  });
+
+  it("drops a request the relay said pi cannot answer (pi exited while it waited), without asking again by itself", () => {
+    vi.useFakeTimers();
+    try {
+      const { loader, sent } = setup();
+      loader.load(false);
+      expect(loader.dropped(sent[0]!.id)).toBe(true);
+      expect(loader.loading).toBe(false);
+      expect(loader.dropped("someone-elses")).toBe(false);
+      vi.advanceTimersByTime(ENTRIES_RETRY_MS * 2);
+      expect(sent).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   describe("a request the relay refused (rate_limited)", () => {
     beforeEach(() => vi.useFakeTimers());
     afterEach(() => vi.useRealTimers());

@@ -565,6 +565,7 @@ export class RelayConnection {
         return true;
       case "child_started":
         this.#calls.failAll("pi restarted before answering.");
+        this.#loader.lost();
         this.attribution.forgetLog();
         this.#inbound.resetDecoder();
         resetSessionState(this.session);
@@ -580,6 +581,7 @@ export class RelayConnection {
       case "child_exited":
         this.#inbound.flushDecoder(at);
         this.#calls.failAll("pi exited before answering.");
+        this.#loader.lost();
         this.child = frame.child;
         this.session.status = "idle";
         this.session.pending = {};
@@ -616,6 +618,8 @@ export class RelayConnection {
     const refusedId = frame.command?.id;
     if (refusedId !== undefined && refusedId in this.session.pending) delete this.session.pending[refusedId];
     if (refusedId !== undefined && frame.code === "rate_limited") this.#loader.refused(refusedId);
+    // A load that waited on the same get_entries pi was answering when it exited: the next pi's load replaces it.
+    else if (refusedId !== undefined && frame.code === "pi_not_running" && this.#loader.dropped(refusedId)) return;
     // Its caller shows the refusal where the person acted.
     if (refusedId !== undefined && this.#calls.refuse(refusedId, frame.command?.type ?? "unknown", frame.message)) return;
     if (refusedId !== undefined && this.#calls.takeAbandoned(refusedId)) return;

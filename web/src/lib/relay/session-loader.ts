@@ -134,6 +134,30 @@ export class SessionLoader {
     setTimeout(() => (request.purpose === "advance" ? this.advance() : this.#request(request.since, "load")), this.#options.retryMs ?? ENTRIES_RETRY_MS);
   }
 
+  /**
+   * A get_entries the relay answered with an error that is not rate_limited
+   * (pi not running: pi exited while it waited): no answer will come, and
+   * nothing is asked again now; a load follows when pi runs again (lost).
+   * True when it was ours.
+   */
+  dropped(id: string): boolean {
+    const request = this.take(id);
+    if (request?.purpose === "advance") this.#advancing = false;
+    return request !== undefined;
+  }
+
+  /**
+   * pi went away (exited or restarted): none of our requests in it will be
+   * answered. They are forgotten, so the page does not say it is loading for
+   * ever; the connection loads again once the new pi runs.
+   */
+  lost(): void {
+    this.#requests.clear();
+    this.#advancing = false;
+    this.#advanceAgain = false;
+    this.#noteLoading();
+  }
+
   /** pi answered `request` (see take); `checked`: its entries were checked off the page's thread (record-slices.ts). */
   answer(request: EntriesRequest, response: RpcResponse, checked = false): void {
     if (request.purpose === "advance") {
