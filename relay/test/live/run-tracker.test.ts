@@ -1,4 +1,5 @@
 // The board's state of one session, from pi's records as they pass.
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { RunTracker } from "../../src/live/run-tracker.ts";
 
@@ -161,5 +162,49 @@ describe("RunTracker", () => {
     tick(500);
     run.stdout(Buffer.concat([update, update]));
     expect(run.summary.lastActivityAt).toBe(1_500);
+  });
+
+  it("reads a line lying whole in one chunk exactly as it reads one cut across chunks (real pi records and odd lines)", () => {
+    const fixtures = new URL("../../../web/test/fixtures/", import.meta.url);
+    const real = readdirSync(fixtures)
+      .filter((name) => name.endsWith(".jsonl"))
+      .sort()
+      .map((name) => readFileSync(new URL(name, fixtures), "utf8"));
+    const odd = [
+      `{"type":"${"t".repeat(300)}"}`, // a type that does not end within the head
+      '{"type":"agen', // cut short
+      "not json at all",
+      '{"id":"p1","type":"response","command":"prompt","success":true}',
+      '{"id":"s1","type":"response","command":"new_session","success":true}',
+      JSON.stringify({ type: "message_end", message: { content: [], role: "assistant", model: "m-late-role", usage: { cost: { total: 1 } } } }),
+      JSON.stringify({ type: "message_end", message: { role: "assistant", model: "m-big", content: "x".repeat(300 * 1024) } }),
+      JSON.stringify({ type: "tool_execution_start", toolCallId: "t9", toolName: "write", args: { content: "y".repeat(1000) } }),
+      JSON.stringify({ type: "extension_ui_request", id: "d1", method: "confirm", title: "Go on?" }),
+      '{"type":"message_end","message":{"role":"assistant","model":"broken"', // not JSON
+    ].join("\n");
+    const lines = [...real, odd]
+      .join("\n")
+      .split("\n")
+      .filter((text) => text !== "")
+      .map((text) => Buffer.from(`${text}\n`));
+
+    // What a tracker says after each line, fed `cut` bytes at a time (Infinity: each line whole).
+    const states = (cut: number) => {
+      let now = 1_000;
+      let changes = 0;
+      let moves = 0;
+      const run = new RunTracker(() => changes++, { now: () => now, onSessionMoved: () => moves++ });
+      run.child({ state: "running", epoch: 1, pid: 42, startedAt: now });
+      run.command("prompt", { type: "prompt", message: "go" });
+      return lines.map((bytes) => {
+        now += 1;
+        for (let i = 0; i < bytes.length; i += cut) run.stdout(bytes.subarray(i, Math.min(i + cut, bytes.length)));
+        return JSON.stringify({ summary: run.summary, changes, moves });
+      });
+    };
+    const whole = states(Infinity);
+    expect(whole.at(-1)).toContain('"changes":'); // it read something
+    expect(new Set(whole).size).toBeGreaterThan(20); // and its state moved along the way
+    for (const cut of [1, 7, 64]) expect(states(cut)).toEqual(whole);
   });
 });
