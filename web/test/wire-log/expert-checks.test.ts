@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { replaySteps } from "../../src/lib/wire-log/capture-replay.ts";
 import type { CaptureEvent, CaptureHeader } from "../../src/lib/wire-log/capture.ts";
-import { checkEntry, createExpertChecks, WARNING_DOCS, warningSeqs, warningsOf, type ExpertChecks, type WarningKind } from "../../src/lib/wire-log/expert-checks.ts";
+import { checkEntry, createExpertChecks, endOfCapture, WARNING_DOCS, warningSeqs, warningsOf, type ExpertChecks, type WarningKind } from "../../src/lib/wire-log/expert-checks.ts";
 import { createInspectorModels, feedChunk, feedEntry } from "../../src/lib/wire-log/inspector-feed.ts";
 import { appendLog, createRecordLog } from "../../src/lib/pi-state/record-log.ts";
 import type { WireEntry, WireSender } from "../../src/lib/wire-log/wire-entry.ts";
@@ -222,6 +222,94 @@ describe("extension dialogs", () => {
       ["out", { type: "extension_ui_response", id: "d1", confirmed: false }, 30, OTHER],
     ]);
     expect(kinds(checks)).toEqual({ 5: ["dialog-answered-twice"] });
+  });
+
+  it("does not count an answer the relay refused (another browser answered first) as a second one, in either order", () => {
+    const refused = (id: string) => ["relay", { type: "error", code: "already_answered", message: "Ada answered this dialog first", command: { type: "extension_ui_response", id } }] as Item;
+    // Ours went out after Ada's was passed on (her command_sent came first).
+    const after = createExpertChecks();
+    feed(after, [
+      ...live(),
+      ["in", confirm("d1")],
+      ["out", { type: "extension_ui_response", id: "d1", confirmed: false }, 20, OTHER],
+      ["out", { type: "extension_ui_response", id: "d1", confirmed: true }, 30],
+      refused("d1"),
+    ]);
+    expect(kinds(after)).toEqual({});
+    // Ours went out first on this page, yet reached the relay second: Ada's command_sent comes after it, then our refusal.
+    const before = createExpertChecks();
+    const countBefore = before.count;
+    feed(before, [
+      ...live(),
+      ["in", confirm("d1")],
+      ["out", { type: "extension_ui_response", id: "d1", confirmed: true }, 20],
+      ["out", { type: "extension_ui_response", id: "d1", confirmed: false }, 30, OTHER],
+      refused("d1"),
+    ]);
+    expect(kinds(before)).toEqual({});
+    // The views were told to look again when the warning went.
+    expect(before.count).toBeGreaterThan(countBefore + 1);
+    // A refusal of something else takes back nothing.
+    const other = createExpertChecks();
+    feed(other, [
+      ...live(),
+      ["in", confirm("d1")],
+      ["out", { type: "extension_ui_response", id: "d1", confirmed: true }],
+      ["out", { type: "extension_ui_response", id: "d1", confirmed: false }, 30, OTHER],
+      ["relay", { type: "error", code: "rate_limited", message: "slow down", command: { type: "get_state", id: "d1" } }],
+    ]);
+    expect(kinds(other)).toEqual({ 5: ["dialog-answered-twice"] });
+  });
+
+  it("awaits a dialog the hello says still waits, though it came in the relay's replay", () => {
+    const checks = createExpertChecks();
+    feed(checks, [
+      ["relay", { ...hello(), dialogs: { waiting: [{ id: "d2", since: T0 }], answered: [{ id: "d1", by: "Ada", at: T0 }] } }],
+      ["in", { type: "agent_start" }],
+      ["in", confirm("d1")],
+      ["in", confirm("d2")],
+      ["relay", { type: "replay_end" }],
+      ["in", { type: "agent_settled" }],
+    ]);
+    expect(kinds(checks)).toEqual({ 4: ["dialog-unanswered"] });
+  });
+});
+
+describe("taps and replayed captures", () => {
+  const TAP_CLIENT: WireSender = { clientId: "tap", name: "RPC client (tap)" };
+  const confirm = (id: string) => ({ type: "extension_ui_request", id, method: "confirm", title: "Sure?", message: "Really?" });
+
+  it("under a tap awaits the client's commands (their answers come on this stream)", () => {
+    const checks = createExpertChecks({ quickMs: 1000 });
+    feed(checks, [
+      ["relay", { ...hello(), tap: { client: "RPC client (tap)" } }],
+      ["relay", { type: "replay_end" }],
+      ["out", { id: "req-1", type: "get_state" }, 10, TAP_CLIENT],
+      ["out", { id: "req-2", type: "get_state" }, 20, TAP_CLIENT],
+      ["in", { id: "req-1", type: "response", command: "get_state", success: true, data: {} }, 30],
+      ["relay", { type: "keepalive" }, 5000],
+    ]);
+    expect(kinds(checks)).toEqual({ 4: ["unanswered-command"] });
+  });
+
+  it("at the end of a replayed capture flags what is still awaited, commands and dialogs, once", () => {
+    const checks = createExpertChecks();
+    feed(checks, [
+      ...live(),
+      ["out", { id: "c1:1", type: "get_state" }, 10],
+      ["out", { id: "c1:2", type: "get_messages" }, 20],
+      ["in", { id: "c1:1", type: "response", command: "get_state", success: true, data: {} }, 30],
+      ["in", { type: "agent_start" }, 40],
+      ["in", confirm("d1"), 50],
+    ]);
+    // Before the end nothing is judged: the bounds have not passed.
+    expect(kinds(checks)).toEqual({});
+    endOfCapture(checks, T0 + 2050);
+    expect(kinds(checks)).toEqual({ 4: ["unanswered-command"], 7: ["dialog-unanswered"] });
+    expect(warningsOf(checks, 4)![0]!.text).toContain("The capture ends 2 s after this get_messages");
+    expect(warningsOf(checks, 7)![0]!.text).toContain("the capture ends without one");
+    endOfCapture(checks, T0 + 3000);
+    expect(kinds(checks)).toEqual({ 4: ["unanswered-command"], 7: ["dialog-unanswered"] });
   });
 });
 

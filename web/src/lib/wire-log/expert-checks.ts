@@ -9,7 +9,8 @@
 // - an event that belongs inside a run arriving outside one, a run that never
 //   reached agent_settled (pi exited, or a new run started over it);
 // - an extension dialog never answered (its timeout passed, or its run
-//   settled without it) or answered twice;
+//   settled without it) or answered twice (an answer the relay refused,
+//   already_answered, never reached pi: it is not a second answer);
 // - a record type or a top-level field the running pi version does not send
 //   (known-records.ts, from the protocol types).
 //
@@ -23,6 +24,16 @@
 // started, with answers to commands of pages long gone; another browser's
 // read-only answers go to that browser only (response-router.ts), and the
 // relay's own board commands (`board-N`) are answered on the shared stream.
+//
+// Taps and replays. Under `pier tap` (the hello's `tap`) the commands are the
+// tap's client's, and all their answers come on the stream this page sees, so
+// they are awaited as this page's own would be. A replayed capture has no
+// "later": nothing arrives after its last record, so a bound that had not
+// passed by then would never be judged. The end of the capture is the end:
+// whoever plays it to its last record calls endOfCapture, and what is still
+// awaited then (a command, a dialog) is flagged as never answered in the
+// capture. A relay's replay (between hello and replay_end) is not judged for
+// answers, except for the dialogs its hello says still wait (`dialogs`).
 
 import { EXTENSION_UI_DIALOG_METHODS } from "@pier/protocol";
 import { KNOWN_RECORDS, KNOWN_RESPONSE_COMMANDS, versionNumber } from "./known-records.ts";
@@ -99,6 +110,12 @@ export interface ExpertChecks {
   ownClients: Set<string>;
   /** Between hello and replay_end: pi's output again, answers to anyone. */
   inReplay: boolean;
+  /** A `pier tap` page: the commands are the tap's client's, answered on this stream. */
+  tap: boolean;
+  /** Dialogs the hello said still wait for an answer: awaited from the replay on. */
+  waitingDialogs: Set<string>;
+  /** Dialog id → the seq flagged as its second answer (retracted if the relay refused one of its answers). */
+  twiceFlagged: Map<string, number>;
   /** Ids of commands seen (any browser's), and of those answered; bounded. */
   sent: Map<string, number>;
   answered: Map<string, number>;
@@ -146,6 +163,9 @@ export function createExpertChecks(options: ExpertChecksOptions = {}): ExpertChe
     piVersion: null,
     ownClients: new Set(),
     inReplay: false,
+    tap: false,
+    waitingDialogs: new Set(),
+    twiceFlagged: new Map(),
     sent: new Map(),
     answered: new Map(),
     quick: queue(),
@@ -168,6 +188,30 @@ export function checkEntry(checks: ExpertChecks, entry: WireEntry, crlf = false)
   if (entry.direction === "in") onStdout(checks, entry, crlf);
   else if (entry.direction === "out") onSent(checks, entry);
   else onRelay(checks, entry);
+}
+
+/**
+ * A replayed capture was played to its last record (`at`: its time): nothing
+ * will answer what is still awaited, so each is flagged as never answered in
+ * the capture. Idempotent: what is flagged is no longer awaited.
+ */
+export function endOfCapture(checks: ExpertChecks, at: number): void {
+  for (const q of [checks.quick, checks.slow]) {
+    for (const item of q.byId.values()) {
+      const waited = Math.round((at - item.at) / 1000);
+      warn(
+        checks,
+        "unanswered-command",
+        item.seq,
+        item.at,
+        `The capture ends ${waited} s after this ${item.type} with no response to it. Every command gets exactly one response with its id.`,
+        WARNING_DOCS.ids,
+      );
+    }
+    clearQueue(q);
+  }
+  for (const item of checks.dialogs.byId.values()) dialogUnanswered(checks, item, "the capture ends without one");
+  clearQueue(checks.dialogs);
 }
 
 /** The warnings about one record, if any. */
@@ -277,8 +321,8 @@ function onSent(checks: ExpertChecks, entry: WireEntry): void {
   }
   if (id === null) return;
   remember(checks.sent, id, entry.seq, checks.maxPending * 4);
-  // Another browser's reads are answered to it alone: only this page's commands are awaited.
-  if (entry.sender !== undefined && entry.sender.clientId !== "self") return;
+  // Another browser's reads are answered to it alone: only this page's commands are awaited (under a tap, the client's).
+  if (!checks.tap && entry.sender !== undefined && entry.sender.clientId !== "self") return;
   const slow = SLOW_COMMANDS.has(type);
   enqueue(checks, slow ? checks.slow : checks.quick, { id, seq: entry.seq, at: entry.at, type, deadline: entry.at + (slow ? checks.slowMs : checks.quickMs), run: 0 });
 }
@@ -289,6 +333,7 @@ function onDialogAnswer(checks: ExpertChecks, entry: WireEntry, id: string): voi
     return;
   }
   if (checks.answeredDialogs.has(id)) {
+    remember(checks.twiceFlagged, id, entry.seq, checks.maxPending * 4);
     warn(
       checks,
       "dialog-answered-twice",
@@ -428,8 +473,8 @@ function onDialogRequest(checks: ExpertChecks, entry: WireEntry, record: JsonRec
   const method = stringField(record, "method");
   const id = stringField(record, "id");
   if (method === null || id === null || !DIALOG_METHODS.has(method)) return;
-  // A replay repeats dialogs answered long ago (answers are not replayed): only live ones are awaited.
-  if (checks.inReplay) return;
+  // A replay repeats dialogs answered long ago (answers are not replayed): only live ones, and those the hello says wait, are awaited.
+  if (checks.inReplay && !checks.waitingDialogs.has(id)) return;
   const timeout = record["timeout"];
   const deadline = typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0 ? entry.at + timeout : null;
   enqueue(checks, checks.dialogs, { id, seq: entry.seq, at: entry.at, type: method, deadline, run: checks.run === "running" ? checks.runNo : 0 });
@@ -461,6 +506,8 @@ function onRelay(checks: ExpertChecks, entry: WireEntry): void {
       }
       checks.piVersion = versionNumber(stringField(asRecord(record?.["pi"]), "version"));
       checks.inReplay = true;
+      checks.tap = asRecord(record?.["tap"]) !== null;
+      checks.waitingDialogs = waitingDialogIds(record);
       // What this page awaited may come in the replay, or went with the old connection: nobody's fault.
       forgetAwaited(checks);
       // The replay starts at pi's first byte unless it was cut.
@@ -469,6 +516,7 @@ function onRelay(checks: ExpertChecks, entry: WireEntry): void {
     }
     case "replay_end":
       checks.inReplay = false;
+      checks.waitingDialogs.clear();
       return;
     case "child_started":
       forgetAwaited(checks);
@@ -495,12 +543,40 @@ function onRelay(checks: ExpertChecks, entry: WireEntry): void {
         settle(checks.quick, id);
         settle(checks.slow, id);
         settle(checks.dialogs, id);
+        // A dialog answer refused (another answered first): one of the answers seen never reached pi, so no second one did.
+        if (stringField(asRecord(record?.["command"]), "type") === "extension_ui_response") retractTwice(checks, id);
       }
       return;
     }
     default:
       return;
   }
+}
+
+/** The ids of the dialogs a hello says still wait (absent from older relays and captures: none). */
+function waitingDialogIds(hello: JsonRecord | null): Set<string> {
+  const ids = new Set<string>();
+  const waiting = asRecord(hello?.["dialogs"])?.["waiting"];
+  if (!Array.isArray(waiting)) return ids;
+  for (const item of waiting) {
+    const id = stringField(asRecord(item), "id");
+    if (id !== null) ids.add(id);
+  }
+  return ids;
+}
+
+/** Takes back the "answered twice" flagged for dialog `id`, if any. */
+function retractTwice(checks: ExpertChecks, id: string): void {
+  const seq = checks.twiceFlagged.get(id);
+  if (seq === undefined) return;
+  checks.twiceFlagged.delete(id);
+  const list = checks.warnings.get(seq);
+  if (list === undefined) return;
+  const at = list.findIndex((w) => w.kind === "dialog-answered-twice");
+  if (at === -1) return;
+  list.splice(at, 1);
+  if (list.length === 0) checks.warnings.delete(seq);
+  checks.count++;
 }
 
 function forgetAwaited(checks: ExpertChecks): void {
