@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
 const dist = new URL("../dist/", import.meta.url).pathname;
-const TEXT = /\.(js|mjs|css|html|svg|json|txt|ttf|wasm)$/;
+const TEXT = /\.(js|mjs|css|html|svg|json|jsonl|txt|ttf|wasm)$/;
 const MIN_BYTES = 1024;
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);

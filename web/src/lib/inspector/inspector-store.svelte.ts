@@ -26,9 +26,12 @@ import { wireTerm, type WireTerm } from "../transcript/wire-terms.ts";
 /** Views catch up with the models at most this often (nobody reads a firehose faster). */
 export const REFRESH_MS = 100;
 
-/** Records that changed one transcript element (the reverse link). */
+/** Records that changed one transcript element (the reverse link), or that a guided walk's note names. */
 export interface RelatedRecords {
-  target: LinkTarget;
+  /** Null: the records of a note (`label` says so). */
+  target: LinkTarget | null;
+  /** What the records are, in place of "N records changed <target>". */
+  label?: string;
   /** Seqs, oldest first (only records the inspector described while it was loaded). */
   seqs: number[];
 }
@@ -204,6 +207,14 @@ export class InspectorStore {
     this.setTab("records");
     if (seqs.length > 0) this.select(seqs[0]!, true);
     transcriptLinks.highlight = target;
+  }
+
+  /** A guided walk's note names these records: all marked, the first selected with its details. */
+  markNoted(seqs: readonly number[], label: string): void {
+    const held = seqs.filter((seq) => this.entry(seq) !== undefined);
+    this.related = { target: null, seqs: held, label };
+    this.setTab("records");
+    if (held.length > 0) this.select(held[0]!, true);
   }
 
   clearRelated(): void {

@@ -7,7 +7,7 @@ import { isCycleModelShortcut, isCycleThinkingShortcut } from "../controls/model
 /** The parts of a keydown a shortcut looks at (a KeyboardEvent, or a plain object in tests). */
 export type KeyLike = Pick<KeyboardEvent, "key" | "code" | "altKey" | "ctrlKey" | "metaKey" | "shiftKey" | "repeat" | "isComposing">;
 
-export type ShortcutScope = "Anywhere" | "Prompt box";
+export type ShortcutScope = "Anywhere" | "Prompt box" | "Guided walk";
 
 export interface Shortcut {
   id: ShortcutId;
@@ -111,6 +111,20 @@ const DEFINITIONS = [
     does: "Go to the next agent that needs you",
     scope: "Anywhere",
     matches: (event: KeyLike) => altCode(event, "KeyN"),
+  },
+  {
+    id: "walk-next",
+    keys: [["N"]],
+    does: "Next note of the walk (outside text fields)",
+    scope: "Guided walk",
+    matches: (event: KeyLike) => event.key.toLowerCase() === "n" && noModifiers(event) && !event.shiftKey && !event.isComposing,
+  },
+  {
+    id: "walk-previous",
+    keys: [["P"]],
+    does: "Previous note of the walk (outside text fields)",
+    scope: "Guided walk",
+    matches: (event: KeyLike) => event.key.toLowerCase() === "p" && noModifiers(event) && !event.shiftKey && !event.isComposing,
   },
   {
     id: "send",
