@@ -27,7 +27,7 @@ import { createGitActionsApi } from "./git-actions-api.ts";
 import { GitRepoStore } from "./git-repo-store.svelte.ts";
 import { GitStore } from "./git-store.svelte.ts";
 import { ReviewStore, type ReviewView } from "./review-store.svelte.ts";
-import { SearchStore } from "./search-store.svelte.ts";
+import type { SearchStore } from "./search-store.svelte.ts";
 import { LayoutStore, type LayoutOptions } from "./layout-store.svelte.ts";
 import { loadSavedTabs, storeSavedTabs } from "./saved-tabs.ts";
 import { fileTabId, type Tab, type TabsState } from "./tabs.ts";
@@ -64,8 +64,9 @@ export class WorkbenchStore {
   readonly fileTree: FileTreeStore;
   readonly git: GitStore;
   readonly repo: GitRepoStore;
-  /** The Search view's query and results (search-store.svelte.ts). */
-  readonly search: SearchStore;
+  /** The Search view's query and results (search-store.svelte.ts): made when the view is first shown (loadSearch), not with the first screen. */
+  #search = $state<SearchStore | null>(null);
+  readonly #apiBase: string;
   readonly diffStore: DiffsStore;
   /** The hunk review of diff tabs and the Changes list's stage/unstage/revert (review-store.svelte.ts). */
   readonly review: ReviewStore;
@@ -89,7 +90,7 @@ export class WorkbenchStore {
     this.fileTree = new FileTreeStore(this.api);
     this.git = new GitStore(this.api);
     this.repo = new GitRepoStore(createGitActionsApi(options.apiBase ?? ""), () => void this.git.load());
-    this.search = new SearchStore(options.apiBase ?? "");
+    this.#apiBase = options.apiBase ?? "";
     this.diffStore = new DiffsStore(this.api);
     this.review = new ReviewStore(
       this.api,
@@ -130,6 +131,18 @@ export class WorkbenchStore {
         if (key !== null) storeSavedTabs(key, { paths, active });
       });
     });
+  }
+
+  /** The Search view's store, null until the view first asks for it. */
+  get search(): SearchStore | null {
+    return this.#search;
+  }
+
+  /** The Search view's store, its code loaded and the store made on first use (then kept for this workspace). */
+  async loadSearch(): Promise<SearchStore> {
+    if (this.#search) return this.#search;
+    const { SearchStore } = await import("./search-store.svelte.ts");
+    return (this.#search ??= new SearchStore(this.#apiBase));
   }
 
   /** Whether any open file has edits not saved yet. */
@@ -419,7 +432,7 @@ export class WorkbenchStore {
     for (const path of Object.keys(this.docs)) if (touches(path)) void refreshDocument(this.documents, path);
     this.diffStore.diskChanged(touches, git);
     this.review.diskChanged(touches, git);
-    this.search.diskChanged();
+    this.#search?.diskChanged();
   }
 
   /** A burst of changes (a build, a checkout) reloads the listings once. */
