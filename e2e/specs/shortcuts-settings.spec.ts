@@ -30,9 +30,10 @@ async function focusPage(page: Page): Promise<void> {
 }
 
 async function listedShortcuts(page: Page): Promise<string[]> {
-  return shortcutsDialog(page)
-    .locator("[data-shortcut]")
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-shortcut")!));
+  // The list is loaded when the dialog first opens: read its rows once they are drawn (evaluateAll does not wait).
+  const rows = shortcutsDialog(page).locator("[data-shortcut]");
+  await expect(rows.first()).toBeVisible();
+  return rows.evaluateAll((found) => found.map((row) => row.getAttribute("data-shortcut")!));
 }
 
 async function ask(pi: Browser, command: Record<string, unknown>): Promise<PiRecord> {
