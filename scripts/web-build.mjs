@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const web = join(repo, "web");
 const stampFile = join(web, "dist", ".build-fingerprint");
-const INPUTS = ["web/src", "web/scripts", "web/index.html", "web/vite.config.ts", "web/package.json", "web/tsconfig.json", "shared-protocol/src", "pnpm-lock.yaml"];
+const INPUTS = ["web/src", "web/scripts", "web/index.html", "web/vite.config.ts", "web/vite.export.config.ts", "web/package.json", "web/tsconfig.json", "shared-protocol/src", "pnpm-lock.yaml"];
 
 async function* walk(path) {
   let entries;

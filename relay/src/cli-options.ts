@@ -10,6 +10,7 @@ import { sessionSelectorIn, type SessionChoice } from "./sessions/session-args.t
 
 export const USAGE = `Usage: pier [options] [-- <pi arguments>]
        pier replay FILE [--port N] [--host ADDR] [--open]
+       pier export CAPTURE [-o FILE.html] [--force]
 
 Opens a browser IDE for the pi coding agent on a workspace folder.
 
@@ -51,6 +52,7 @@ Options:
 Everything after -- is passed to pi, e.g.: pier -- --model sonnet --thinking high
 
 pier replay FILE opens a capture recorded in Pier's inspector (no pi is started).
+pier export CAPTURE writes it as one HTML page that opens anywhere, offline.
 `;
 
 export type CliOptions = {

@@ -20,6 +20,7 @@ import { openRegularFileSync } from "./regular-file.ts";
 import { parseReplayOptions, REPLAY_USAGE, type ReplayOptions } from "./replay-options.ts";
 import { startReplayServer } from "./replay-server.ts";
 import { tapMain } from "./tap/tap-main.ts";
+import { exportMain } from "./export/export-main.ts";
 import { piArgsFor, withoutSessionSelectors } from "./sessions/session-args.ts";
 import { readHeaderSync } from "./sessions/session-catalog.ts";
 import { RELAY_VERSION } from "./version.ts";
@@ -42,6 +43,7 @@ export async function main(argv: string[]): Promise<void> {
   // crash pier, which would leave pi's shutdown and the cleanup undone.
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
   if (argv[0] === "replay") return replayMain(argv.slice(1));
+  if (argv[0] === "export") return exportMain(argv.slice(1), WEB_ROOT);
   let options: CliOptions;
   try {
     options = parseCliOptions(argv, process.cwd());

@@ -25,6 +25,34 @@ export { REDACTED, redactCommandLine, redactSecretString, redactSecretsInText } 
 export interface RedactionOptions {
   secrets?: boolean;
   fileContents?: boolean;
+  /** Home folders (e.g. "/home/alice") to write as "~" wherever a string holds one (an exported page says whose machine it came from otherwise). */
+  homes?: readonly string[];
+}
+
+/** Characters that continue a folder name: "/home/al" is not the home of "/home/alice". */
+const NAME_CHAR = /[A-Za-z0-9._-]/;
+
+/** `text` with each of `homes` (longest first) written as "~" where it is a whole folder. */
+export function redactHomes(text: string, homes: readonly string[]): string {
+  let out = text;
+  for (const home of [...homes].sort((a, b) => b.length - a.length)) {
+    if (home.length < 2 || !out.includes(home)) continue;
+    let result = "";
+    let from = 0;
+    for (let at = out.indexOf(home); at !== -1; at = out.indexOf(home, at + home.length)) {
+      const next = out[at + home.length];
+      if (next !== undefined && NAME_CHAR.test(next)) continue;
+      result += `${out.slice(from, at)}~`;
+      from = at + home.length;
+    }
+    out = result + out.slice(from);
+  }
+  return out;
+}
+
+/** Could this (JSON) text hold one of the homes, as written or escaped in a JSON string? */
+function mightHoldHome(text: string, homes: readonly string[]): boolean {
+  return homes.some((home) => home.length >= 2 && (text.includes(home) || text.includes(JSON.stringify(home).slice(1, -1))));
 }
 
 /** Tools whose result is a file's contents, and tools whose arguments are. */
@@ -164,7 +192,8 @@ const decoder = new TextDecoder("utf-8");
  * stream (null for frames and commands).
  */
 export function redactLine(bytes: Uint8Array, options: RedactionOptions, tracker: ToolCallTracker | null): Edit[] {
-  if (!options.secrets && !options.fileContents) return [];
+  const homes = options.homes ?? [];
+  if (!options.secrets && !options.fileContents && homes.length === 0) return [];
   let end = bytes.length;
   if (end > 0 && bytes[end - 1] === 0x0d) end--;
   const body = bytes.subarray(0, end);
@@ -174,23 +203,25 @@ export function redactLine(bytes: Uint8Array, options: RedactionOptions, tracker
     value = JSON.parse(text);
   } catch {
     // Not JSON: only the text patterns apply, to the whole line.
-    if (!options.secrets) return [];
-    const redacted = redactSecretsInText(text);
+    if (!options.secrets && homes.length === 0) return [];
+    const redacted = redactHomes(options.secrets ? redactSecretsInText(text) : text, homes);
     return redacted === text ? [] : [{ start: 0, end, replacement: encoder.encode(redacted.replace(/[\r\n]/g, " ")) }];
   }
   const files = options.fileContents ? fileContentPointers(value, tracker) : new Map<string, string>();
   tracker?.observe(value);
   const secrets = options.secrets === true && (MIGHT_HOLD_SECRET.test(text) || MIGHT_HOLD_SECRET_ANY_CASE.test(text));
-  if (files.size === 0 && !secrets) return [];
+  const homesHere = homes.length > 0 && mightHoldHome(text, homes);
+  if (files.size === 0 && !secrets && !homesHere) return [];
   const edits: Edit[] = [];
   scanStringLiterals(body, (literal, handle) => {
     if (literal.isKey) return;
     let replacement: string | undefined;
     if (files.size > 0) replacement = files.get(handle.pointer());
-    if (replacement === undefined && secrets) {
+    if (replacement === undefined && (secrets || homesHere)) {
       const original = literalValue(body, literal.start, literal.end);
       if (original === null) return;
-      const redacted = redactSecretString(original, literal.key, literal.previousString);
+      let redacted = secrets ? redactSecretString(original, literal.key, literal.previousString) : original;
+      if (homesHere) redacted = redactHomes(redacted, homes);
       if (redacted !== original) replacement = redacted;
     }
     if (replacement !== undefined) edits.push({ start: literal.start, end: literal.end, replacement: encoder.encode(JSON.stringify(replacement)) });
