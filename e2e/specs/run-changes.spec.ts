@@ -37,6 +37,9 @@ test("a finished run lists the file it wrote, which opens in the Hunks view", as
   await head.click();
   const entry = run.getByRole("list", { name: "Files this run changed" }).getByRole("button", { name: /notes\.txt/ });
   await expect(entry).toContainText("modified");
+  // Its lines added and removed against HEAD, from git (one line became another), read out by name too.
+  await expect(entry).toContainText("+1 −1");
+  await expect(entry).toHaveAccessibleName(/notes\.txt.*1 added, 1 removed/);
   await snapshot(page, "list");
   await entry.click();
 

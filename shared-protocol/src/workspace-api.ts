@@ -231,6 +231,13 @@ export type GitChange = {
    */
   index?: string;
   worktree?: string;
+  /**
+   * Lines added and deleted against HEAD, staged and unstaged together
+   * (`git diff --numstat HEAD`). Absent for an untracked or binary file, in a
+   * repository with no commit yet, and from older relays.
+   */
+  added?: number;
+  deleted?: number;
 };
 
 export type GitStatusResponse = {

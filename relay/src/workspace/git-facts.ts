@@ -12,6 +12,7 @@
 // else prepared runs nothing when a page, or a viewer, looks at it.
 import { execFile } from "node:child_process";
 import { WORKSPACE_LIMITS, type GitChange, type GitChangeStatus, type GitHeadResponse, type GitStatusResponse } from "@pier/protocol";
+import { parseNumstatZ, type LineCounts } from "../live/git-parse.ts";
 import { decodeText } from "./file-content.ts";
 import { parseConfigNames, repoCommandOverrides, REPO_COMMAND_PATTERN, withConfigOverrides } from "./git-repo-commands.ts";
 import type { WorkspacePaths } from "./workspace-paths.ts";
@@ -51,13 +52,17 @@ export class GitFacts {
     const prefix = prefixRun.stdout.toString("utf8").trim();
     // A submodule's status runs with its own config (.git/modules/…), whose drivers were not listed.
     const submodules = run.guarded ? ["--ignore-submodules=all"] : [];
-    const [branchRun, statusRun] = await Promise.all([
+    const [branchRun, statusRun, countsRun] = await Promise.all([
       this.#git(rootReal, ["symbolic-ref", "--quiet", "--short", "HEAD"], 64 * 1024, run),
       this.#git(rootReal, ["status", "--porcelain=v1", "-z", "--untracked-files=all", ...submodules, "--", "."], MAX_STATUS_BYTES, run),
+      // Lines added and deleted per file (a run's "Changed N files" shows them): one more git beside status, paths
+      // relative to the workspace like status's once its prefix is off. No commit yet: it fails, and there are none.
+      this.#git(rootReal, ["diff", "--numstat", "-z", "--relative", "--no-ext-diff", "--no-textconv", ...submodules, "HEAD", "--", "."], MAX_STATUS_BYTES, run),
     ]);
     if (!statusRun.ok) return notRepo;
     const branch = branchRun.ok ? branchRun.stdout.toString("utf8").trim() || null : null;
     const { changes, truncated } = parsePorcelainZ(statusRun.stdout.toString("utf8"), prefix, MAX_GIT_CHANGES);
+    if (countsRun.ok) addLineCounts(changes, parseNumstatZ(countsRun.stdout.toString("utf8")));
     return { isRepo: true, branch, changes, ...(truncated ? { truncated } : {}) };
   }
 
@@ -144,6 +149,16 @@ export function parsePorcelainZ(output: string, prefix: string, limit: number): 
     changes.push(change);
   }
   return { changes, truncated: false };
+}
+
+/** Each change's lines added and deleted, where `git diff --numstat` counted them (not for binary files). */
+export function addLineCounts(changes: GitChange[], counts: ReadonlyMap<string, LineCounts>): void {
+  for (const change of changes) {
+    const count = counts.get(change.path);
+    if (count === undefined || count.added === null || count.deleted === null) continue;
+    change.added = count.added;
+    change.deleted = count.deleted;
+  }
 }
 
 const CONFLICTS = new Set(["DD", "AU", "UD", "UA", "DU", "AA", "UU"]);

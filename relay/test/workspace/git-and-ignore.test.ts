@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classify, parsePorcelainZ } from "../../src/workspace/git-facts.ts";
+import { addLineCounts, classify, parsePorcelainZ } from "../../src/workspace/git-facts.ts";
+import { parseNumstatZ } from "../../src/live/git-parse.ts";
 import { GitignoreRules } from "../../src/workspace/gitignore-rules.ts";
 import { decodeText } from "../../src/workspace/file-content.ts";
 
@@ -33,6 +34,17 @@ describe("parsePorcelainZ", () => {
       ],
       truncated: true,
     });
+  });
+
+  it("adds numstat's line counts to the changes it counted (not to a binary file, nor one it did not list)", () => {
+    const { changes } = parsePorcelainZ([" M a.ts", "?? new.txt", " M logo.png", "R  to.ts", "from.ts", ""].join("\0"), "", 100);
+    addLineCounts(changes, parseNumstatZ(["12\t3\ta.ts", "-\t-\tlogo.png", "1\t0\t", "from.ts", "to.ts", ""].join("\0")));
+    expect(changes.map(({ path, added, deleted }) => ({ path, added, deleted }))).toEqual([
+      { path: "a.ts", added: 12, deleted: 3 },
+      { path: "new.txt", added: undefined, deleted: undefined },
+      { path: "logo.png", added: undefined, deleted: undefined },
+      { path: "to.ts", added: 1, deleted: 0 },
+    ]);
   });
 
   it("classifies the two-letter codes", () => {

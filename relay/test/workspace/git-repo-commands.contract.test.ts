@@ -135,7 +135,8 @@ describe("git with the repository's own commands off", () => {
     await writeFile(join(repo, "a.txt"), "changed\n");
     const gitFacts = await facts(repo);
     for (const repoCommands of [false, true]) {
-      expect((await gitFacts.status({ repoCommands })).changes).toEqual([{ path: "a.txt", status: "modified", index: " ", worktree: "M" }]);
+      // The line counts too (git diff --numstat) come from the bytes, not from a driver.
+      expect((await gitFacts.status({ repoCommands })).changes).toEqual([{ path: "a.txt", status: "modified", index: " ", worktree: "M", added: 1, deleted: 1 }]);
       expect(await gitFacts.head("a.txt", { repoCommands })).toEqual({ path: "a.txt", content: "hello\n" });
     }
     expect(["textconv", "diff-command", "external"].filter(marked)).toEqual([]);
@@ -149,7 +150,7 @@ describe("git with the repository's own commands off", () => {
       isRepo: true,
       branch: "main",
       changes: [
-        { path: "a.txt", status: "modified", index: " ", worktree: "M" },
+        { path: "a.txt", status: "modified", index: " ", worktree: "M", added: 1, deleted: 1 },
         { path: "new.txt", status: "untracked", index: "?", worktree: "?" },
       ],
     });

@@ -365,7 +365,8 @@ describe("workspace API", () => {
       expect(answer.status).toBe(200);
       expect(answer.json.isRepo).toBe(true);
       expect(answer.json.branch).toBe("main");
-      expect(answer.json.changes).toContainEqual({ path: "README.md", status: "modified", index: " ", worktree: "M" });
+      // With its lines added and removed against HEAD (git diff --numstat); an untracked file has none.
+      expect(answer.json.changes).toContainEqual({ path: "README.md", status: "modified", index: " ", worktree: "M", added: 1, deleted: git("show", "HEAD:README.md").split("\n").length - 1 });
       expect(answer.json.changes).toContainEqual({ path: "untracked.txt", status: "untracked", index: "?", worktree: "?" });
       expect(answer.json.changes.map((change: { path: string }) => change.path)).not.toContain("ignored.txt");
     });
