@@ -77,6 +77,56 @@ describe("runsWithChanges", () => {
   });
 });
 
+describe("a steering message inside a run (issue #34 review)", () => {
+  const steer = (text: string) => user(text);
+  const stopped = () => ({ role: "assistant", content: [{ type: "text", text: "done" }], stopReason: "stop", timestamp: 1 }) as unknown as ConversationMessage;
+
+  it("does not split the run's list: the run goes on to its end (agent_settled), the steer included", () => {
+    const messages = [
+      user("fix both files"),
+      assistant(call("a", "edit", { path: "a.txt" })),
+      result("a"),
+      steer("also b, please"),
+      assistant(call("b", "edit", { path: "b.txt" })),
+      result("b"),
+      stopped(),
+      user("next task"),
+      assistant(call("c", "write", { path: "c.txt", content: "" })),
+      result("c"),
+      stopped(),
+    ];
+    expect(runsWithChanges(messages, false, CWD)).toEqual([
+      { start: 0, end: 7, paths: ["a.txt", "b.txt"] },
+      { start: 7, end: 11, paths: ["c.txt"] },
+    ]);
+  });
+
+  it("counts two steers in a row, and one right after the assistant asked for tools, as the same run", () => {
+    const asked = assistant(call("a", "edit", { path: "a.txt" }));
+    const messages = [user("go"), asked, steer("one"), steer("two"), result("a"), stopped()];
+    expect(runsWithChanges(messages, false, CWD)).toEqual([{ start: 0, end: 6, paths: ["a.txt"] }]);
+  });
+
+  it("starts a run at a prompt after an aborted turn or a compaction", () => {
+    const aborted = { role: "assistant", content: [], stopReason: "aborted", timestamp: 1 } as unknown as ConversationMessage;
+    const summary = { role: "compactionSummary", summary: "s", tokensBefore: 1, timestamp: 1 } as unknown as ConversationMessage;
+    const messages = [
+      user("one"),
+      assistant(call("a", "write", { path: "one.txt", content: "" })),
+      result("a"),
+      aborted,
+      user("two"),
+      assistant(call("b", "write", { path: "two.txt", content: "" })),
+      result("b"),
+      summary,
+      user("three"),
+      assistant(call("c", "write", { path: "three.txt", content: "" })),
+      result("c"),
+    ];
+    expect(runsWithChanges(messages, false, CWD).map((run) => run.paths)).toEqual([["one.txt"], ["two.txt"], ["three.txt"]]);
+  });
+});
+
 describe("runFileState", () => {
   it("reviews what is not staged first, else what is staged, and says when git lists the file no more", () => {
     expect(runFileState(undefined)).toEqual({ kind: "clean", words: "no changes now" });

@@ -1,7 +1,15 @@
 // "What this run changed" (issue #34 item 1): the files a prompt's run wrote
 // or edited with pi's built-in `write` and `edit` tools, read from the run's
-// tool calls. A run is a user message and what follows it up to the next
-// user message. Only calls pi answered without an error count: a failed edit
+// tool calls. A run is a prompt and what follows it up to the next prompt
+// pi took when idle: pi's run goes on until agent_settled, and a steering
+// message it takes in between (pi hands it over after a turn's tool results)
+// is part of it, not the start of another list. From the messages alone (a
+// loaded session has no events) a user message that follows a tool result,
+// an assistant turn that asked for tools, or another user message was taken
+// mid-run; one after an ended turn (stop, error, aborted), a compaction or
+// nothing starts a run. A follow-up pi took after a turn that stopped reads
+// as a new prompt, and gets its own list. Only calls pi answered without an
+// error count: a failed edit
 // changed nothing, and a call with no result never ran. Paths outside the
 // workspace are left out (the workbench cannot open them). Pure, for tests.
 import type { ConversationMessage } from "../pi-types.ts";
@@ -61,10 +69,17 @@ export function runsWithChanges(messages: readonly ConversationMessage[], lastRu
     if (paths.length > 0) runs.push({ start, end, paths });
   };
   for (let i = 0; i < messages.length; i++) {
-    if (messages[i]!.role !== "user") continue;
+    if (messages[i]!.role !== "user" || (start !== -1 && takenMidRun(messages[i - 1]))) continue;
     close(i);
     start = i;
   }
   if (!lastRunning) close(messages.length);
   return runs;
+}
+
+/** Whether a user message after `before` was one pi took while its run went on (a steer), not a new prompt. */
+function takenMidRun(before: ConversationMessage | undefined): boolean {
+  if (before === undefined) return false;
+  if (before.role === "toolResult" || before.role === "user") return true;
+  return before.role === "assistant" && before.stopReason === "toolUse";
 }
