@@ -4,7 +4,7 @@
 //   layout-store    drawer, chat width, narrow-screen pane, quick open
 //   file-tree-store the listing, open folders, selection
 //   git-store       branch and changed files
-//   git-repo-store  branches, commit box, pull/push (loaded once the Changes view asks)
+//   git-repo-store  branches, commit box, pull/push (its code loaded once the Changes view asks)
 //   documents-store tabs, open files, buffers and models
 //   diffs-store     read-only diff tabs
 //   document-saving save and conflicts;  disk-changes  files changed on disk
@@ -23,8 +23,7 @@ import { FileOperations, folderFor } from "./file-operations.ts";
 import { FileTreeStore, type LoadStatus } from "./file-tree-store.svelte.ts";
 import { basename, type TreeNode } from "./file-tree.ts";
 import { createFilesApi, type FilesApi } from "./files-api.ts";
-import { createGitActionsApi } from "./git-actions-api.ts";
-import { GitRepoStore } from "./git-repo-store.svelte.ts";
+import type { GitRepoStore } from "./git-repo-store.svelte.ts";
 import { GitStore } from "./git-store.svelte.ts";
 import { ReviewStore, type ReviewView } from "./review-store.svelte.ts";
 import type { SearchStore } from "./search-store.svelte.ts";
@@ -63,7 +62,8 @@ export class WorkbenchStore {
   readonly layout: LayoutStore;
   readonly fileTree: FileTreeStore;
   readonly git: GitStore;
-  readonly repo: GitRepoStore;
+  /** Branches, the commit box, pull/push (git-repo-store.svelte.ts): made when the Changes view is first shown (loadRepo), not with the first screen. */
+  #repo = $state<GitRepoStore | null>(null);
   /** The Search view's query and results (search-store.svelte.ts): made when the view is first shown (loadSearch), not with the first screen. */
   #search = $state<SearchStore | null>(null);
   readonly #apiBase: string;
@@ -89,7 +89,6 @@ export class WorkbenchStore {
     this.layout = new LayoutStore(options);
     this.fileTree = new FileTreeStore(this.api);
     this.git = new GitStore(this.api);
-    this.repo = new GitRepoStore(createGitActionsApi(options.apiBase ?? ""), () => void this.git.load());
     this.#apiBase = options.apiBase ?? "";
     this.diffStore = new DiffsStore(this.api);
     this.review = new ReviewStore(
@@ -131,6 +130,18 @@ export class WorkbenchStore {
         if (key !== null) storeSavedTabs(key, { paths, active });
       });
     });
+  }
+
+  /** The Changes view's branch and commit store, null until the view first asks for it. */
+  get repo(): GitRepoStore | null {
+    return this.#repo;
+  }
+
+  /** The Changes view's branch and commit store, its code loaded and the store made on first use (then kept for this workspace). */
+  async loadRepo(): Promise<GitRepoStore> {
+    if (this.#repo) return this.#repo;
+    const [{ GitRepoStore }, { createGitActionsApi }] = await Promise.all([import("./git-repo-store.svelte.ts"), import("./git-actions-api.ts")]);
+    return (this.#repo ??= new GitRepoStore(createGitActionsApi(this.#apiBase), () => void this.git.load()));
   }
 
   /** The Search view's store, null until the view first asks for it. */
@@ -301,7 +312,7 @@ export class WorkbenchStore {
 
   loadGit(): Promise<void> {
     // The branch menu and commit box follow git too, once they were shown.
-    if (this.repo.status !== "idle") void this.repo.load();
+    if (this.#repo && this.#repo.status !== "idle") void this.#repo.load();
     return this.git.load();
   }
 
