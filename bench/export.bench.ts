@@ -1,0 +1,186 @@
+// An exported page (`pier export`, issue #36 item 1) beside `pier replay` on
+// the same 100,000-record capture, side by side in one run: how long from
+// navigation until the player is ready ("record 0 of N") and until the first
+// record is shown (Next record pressed as soon as it can be, until the page
+// says "record 1 of N" and is no longer catching up), and then until the
+// end is shown after a jump there. The exported page is opened from disk
+// (file://), `pier replay` over loopback. Also the page's size ÷ the
+// capture's. Real Chromium; medians of alternating runs. Prints figures;
+// asserts nothing (target: first record within 1.5× of pier replay).
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { exportCapture } from "../relay/src/export/export-main.ts";
+import { parseExportOptions } from "../relay/src/export/export-options.ts";
+import { startPierReplay } from "../relay/test/support/pier-process.ts";
+import { CaptureWriter } from "../web/src/lib/wire-log/capture.ts";
+import { BENCH_CHROMIUM_ARGS } from "./support/pier-page.ts";
+
+const RUNS = Number(process.env.PIER_BENCH_EXPORT_RUNS ?? 3);
+const PROMPTS = 20;
+const DELTAS_PER_ANSWER = 5000;
+const DIST = new URL("../web/dist/", import.meta.url).pathname;
+if (!existsSync(join(DIST, "export", "player.js"))) {
+  console.log("web/dist/export is not built: run `pnpm build` first. Skipping.");
+  process.exit(0);
+}
+
+/** About 100,000 events: 20 prompts, each answered in 5,000 streamed deltas (as bench/replay.bench.ts). */
+function buildCapture(): { text: string; events: number } {
+  const start = Date.parse("2026-12-01T10:00:00.000Z");
+  const writer = new CaptureWriter({ startedAt: start, pier: "bench", redact: { secrets: true } });
+  const encoder = new TextEncoder();
+  let t = start;
+  const you = { clientId: "c1", name: "Bench", role: "driver", colour: "#3b5bdb" };
+  const hello = {
+    type: "hello",
+    protocolVersion: 1,
+    clientId: "c1",
+    relayVersion: "bench",
+    cwd: "/tmp/bench",
+    piCommand: ["pi", "--mode", "rpc"],
+    demo: null,
+    child: { state: "running", epoch: 1, pid: 1, startedAt: start },
+    replay: { bytes: 0, truncated: false },
+    recentStderr: [],
+    peers: 1,
+    limits: { maxCommandBytes: 16 * 1024 * 1024 },
+    sessions: null,
+    you,
+    people: [you],
+  };
+  writer.addFrame(JSON.stringify(hello), t);
+  writer.addFrame(JSON.stringify({ type: "replay_end" }), t);
+  const bytes = (record: unknown) => writer.addBytes(encoder.encode(`${JSON.stringify(record)}\n`), (t += 1));
+  const usage = { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  for (let p = 1; p <= PROMPTS; p++) {
+    writer.addSent(JSON.stringify({ id: `c1:${p}`, type: "prompt", message: `Question ${p}: tell me a long story` }), (t += 200));
+    bytes({ type: "response", id: `c1:${p}`, command: "prompt", success: true });
+    bytes({ type: "agent_start" });
+    bytes({ type: "turn_start" });
+    const user = { role: "user", content: [{ type: "text", text: `Question ${p}: tell me a long story` }], timestamp: t };
+    bytes({ type: "message_start", message: user });
+    bytes({ type: "message_end", message: user });
+    const shell = { role: "assistant", content: [], api: "openai-completions", provider: "bench", model: "bench", usage, stopReason: "stop", timestamp: t };
+    bytes({ type: "message_start", message: shell });
+    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_start", contentIndex: 0 } });
+    let text = "";
+    for (let d = 0; d < DELTAS_PER_ANSWER; d++) {
+      const delta = d % 40 === 39 ? "\n\n" : `word${d} `;
+      text += delta;
+      bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta } });
+    }
+    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_end", contentIndex: 0, content: text } });
+    bytes({ type: "message_end", message: { ...shell, content: [{ type: "text", text }] } });
+    bytes({ type: "turn_end" });
+    bytes({ type: "agent_end", messages: [] });
+    bytes({ type: "agent_settled" });
+  }
+  writer.finish();
+  return { text: writer.text(), events: writer.eventCount };
+}
+
+interface Timing {
+  /** ms from navigation start. */
+  ready: number;
+  first: number;
+  /** ms from the jump to the end shown. */
+  toEnd: number;
+}
+
+/** In the page: wait for the player, step once, wait until record 1 is shown; then jump to the end. Times from navigation start. */
+async function measure(page: Page, count: number): Promise<Timing> {
+  return page.evaluate(
+    (n) =>
+      new Promise<Timing>((resolve) => {
+        const status = () => document.querySelector('[aria-label="Replay position"]')?.textContent ?? "";
+        const shown = (i: number) => status().includes(`record ${i.toLocaleString("en")} of`) && !status().includes("catching up");
+        let ready = 0;
+        let first = 0;
+        let jumped = 0;
+        const frame = () => {
+          if (ready === 0 && shown(0)) {
+            ready = performance.now();
+            document.querySelector<HTMLButtonElement>('button[aria-label="Next record"]')!.click();
+          } else if (ready > 0 && first === 0 && shown(1)) {
+            first = performance.now();
+            const slider = document.querySelector<HTMLInputElement>('input[aria-label="Position"]')!;
+            jumped = performance.now();
+            slider.value = String(n);
+            slider.dispatchEvent(new Event("input", { bubbles: true }));
+          } else if (first > 0 && shown(n)) {
+            return resolve({ ready, first, toEnd: performance.now() - jumped });
+          }
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    count,
+  );
+}
+
+async function openExported(browser: Browser, file: string, count: number): Promise<Timing> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(file).href, { waitUntil: "commit" });
+  const timing = await measure(page, count);
+  await context.close();
+  return timing;
+}
+
+async function openServed(browser: Browser, pier: Awaited<ReturnType<typeof startPierReplay>>, count: number): Promise<Timing> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const at = pier.cookie.indexOf("=");
+  await context.addCookies([{ name: pier.cookie.slice(0, at), value: pier.cookie.slice(at + 1), url: pier.origin, httpOnly: true, sameSite: "Strict" }]);
+  const page = await context.newPage();
+  await page.goto(`${pier.origin}/?replay`, { waitUntil: "commit" });
+  const timing = await measure(page, count);
+  await context.close();
+  return timing;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const dir = await mkdtemp(join(tmpdir(), "pier-export-bench-"));
+const capture = join(dir, "big.jsonl");
+const html = join(dir, "big.html");
+const { text, events } = buildCapture();
+await writeFile(capture, text);
+const exportStarted = performance.now();
+const exported = await exportCapture(parseExportOptions([capture, "-o", html, "--force"], dir), DIST, () => {});
+if (!exported.ok) throw new Error(exported.message);
+const exportMs = performance.now() - exportStarted;
+const captureSize = (await stat(capture)).size;
+const pageSize = (await stat(html)).size;
+console.log(`capture: ${events.toLocaleString("en")} events, ${(captureSize / 1e6).toFixed(1)} MB; pier export took ${Math.round(exportMs)} ms`);
+console.log(`page size ÷ capture size: ${(pageSize / captureSize).toFixed(2)}× (${(pageSize / 1e6).toFixed(1)} MB; the player alone: ${((pageSize - captureSize) / 1e6).toFixed(1)} MB)`);
+
+const browser = await chromium.launch({
+  ...(existsSync("/usr/bin/chromium") ? { executablePath: "/usr/bin/chromium" } : {}),
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", ...BENCH_CHROMIUM_ARGS],
+});
+const pier = await startPierReplay(capture);
+const served: Timing[] = [];
+const fromDisk: Timing[] = [];
+try {
+  for (let run = 0; run < RUNS; run++) {
+    served.push(await openServed(browser, pier, events));
+    fromDisk.push(await openExported(browser, html, events));
+  }
+} finally {
+  await pier.stop();
+  await browser.close();
+  await rm(dir, { recursive: true, force: true });
+}
+const row = (name: string, pick: (t: Timing) => number) => {
+  const a = median(served.map(pick));
+  const b = median(fromDisk.map(pick));
+  console.log(`${name.padEnd(38)}${String(Math.round(a)).padEnd(16)}${String(Math.round(b)).padEnd(18)}${(b / a).toFixed(2)}×`);
+};
+console.log(`\nmedians of ${RUNS} runs (ms)                 pier replay     exported page     page ÷ replay`);
+row("player ready (record 0 shown)", (t) => t.ready);
+row("first record shown (target ≤ 1.5×)", (t) => t.first);
+row("jump to the end shown", (t) => t.toEnd);
