@@ -2,9 +2,9 @@
 // until the person opens it once) and its last tab. In the main bundle: the
 // page decides at start whether to load the inspector at all.
 
-export type InspectorTab = "records" | "bytes" | "timeline" | "compose";
+export type InspectorTab = "records" | "bytes" | "timeline" | "flow" | "compose";
 
-export const INSPECTOR_TABS: readonly InspectorTab[] = ["records", "bytes", "timeline", "compose"];
+export const INSPECTOR_TABS: readonly InspectorTab[] = ["records", "bytes", "timeline", "flow", "compose"];
 
 const OPEN_KEY = "pier.inspector.open";
 const TAB_KEY = "pier.inspector.tab";

@@ -320,9 +320,14 @@ export function anyInRange(sortedSeqs: readonly number[], first: number, last: n
   return lo < sortedSeqs.length && sortedSeqs[lo]! <= last;
 }
 
+/** Who a broadcast goes to, in words: every browser, or a tap's client. */
+export function audienceWords(model: FlowModel): string {
+  return model.tap ? (model.lanes.get(CLIENT_LANE)?.label ?? "RPC client") : "every browser";
+}
+
 /** An arrow in words (its accessible name, and the SVG's title). */
-export function arrowWords(item: FlowItem, laneLabel: (id: string) => string): string {
-  const to = item.to === AUDIENCE ? "every browser" : laneLabel(item.to);
+export function arrowWords(item: FlowItem, laneLabel: (id: string) => string, audience = "every browser"): string {
+  const to = item.to === AUDIENCE ? audience : laneLabel(item.to);
   const what = item.kind === "deltas" ? `${item.count.toLocaleString("en")} × ${item.label}` : item.label;
   const detail = item.detail === "" ? "" : ` (${item.detail})`;
   return `${what}${detail}: ${laneLabel(item.from)} → ${to}`;

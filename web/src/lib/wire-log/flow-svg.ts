@@ -5,11 +5,11 @@
 // carry `</text><script>` in any field.
 
 import { clockTime } from "../format.ts";
-import { arrowTargets, arrowWords, flowLanes, pairSlot, type ArrowKind, type FlowItem, type FlowModel } from "./flow-graph.ts";
+import { arrowTargets, arrowWords, audienceWords, flowLanes, pairSlot, type ArrowKind, type FlowItem, type FlowModel } from "./flow-graph.ts";
 
 /** Row height, the time gutter on the left, and the lane headers' band (CSS pixels). */
 export const FLOW_ROW = 28;
-export const FLOW_GUTTER = 92;
+export const FLOW_GUTTER = 104;
 export const FLOW_HEADER = 44;
 /** A pause longer than this between two arrows is marked (the axis is the order, not the clock). */
 export const FLOW_GAP_MS = 1000;
@@ -104,7 +104,7 @@ export function flowSvg(model: FlowModel, options: FlowSvgOptions): string {
     const warnings = options.warningsOf(item);
     const gap = previousAt !== null && item.at - previousAt > FLOW_GAP_MS ? ` +${((item.at - previousAt) / 1000).toFixed(1)} s` : "";
     previousAt = item.lastAt;
-    out.push(`<g><title>${escapeXml(arrowWords(item, label) + (warnings.length > 0 ? `\nWarning: ${warnings.join("\n")}` : ""))}</title>`);
+    out.push(`<g><title>${escapeXml(arrowWords(item, label, audienceWords(model)) + (warnings.length > 0 ? `\nWarning: ${warnings.join("\n")}` : ""))}</title>`);
     out.push(`<text x="8" y="${y + 4}" style="${MONO};font-size:10px;fill:#686873">${escapeXml(clockTime(item.at) + gap)}</text>`);
     const from = xOf.get(item.from) ?? 0;
     const targets = arrowTargets(model, lanes, item).map((id) => xOf.get(id) ?? from);
@@ -124,7 +124,7 @@ export function flowSvg(model: FlowModel, options: FlowSvgOptions): string {
         `<text x="${mid}" y="${y - 4}" text-anchor="middle" style="${MONO};font-size:11px;fill:#1c1c21">${escapeXml(clip(arrowLabel(item), Math.max(8, Math.floor(Math.abs(far - from) / 7))))}</text>`,
       );
     }
-    if (warnings.length > 0) out.push(`<text x="${FLOW_GUTTER - 14}" y="${y + 4}" style="${FONT};font-size:12px;font-weight:700;fill:#a35300">⚠</text>`);
+    if (warnings.length > 0) out.push(`<text x="${FLOW_GUTTER - 16}" y="${y + 4}" style="${FONT};font-size:12px;font-weight:700;fill:#a35300">⚠</text>`);
     out.push(`</g>`);
   });
   out.push(`</svg>`);
