@@ -72,6 +72,8 @@ export interface FlowSvgOptions {
 
 const FONT = "font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',sans-serif";
 const MONO = "font-family:ui-monospace,Menlo,Consolas,monospace";
+/** A white halo under a label, so the lifelines it crosses do not run through its letters. */
+const HALO = "paint-order:stroke;stroke:#ffffff;stroke-width:3px;stroke-linejoin:round";
 
 /** The whole graph (runs folded) as a standalone SVG document. */
 export function flowSvg(model: FlowModel, options: FlowSvgOptions): string {
@@ -113,7 +115,7 @@ export function flowSvg(model: FlowModel, options: FlowSvgOptions): string {
     if (far === from) {
       // A note on one lane (a tap's relay frame): a small loop.
       out.push(`<path d="M${from} ${y - 5} h16 v10 h-12" style="fill:none;stroke:${colour};stroke-width:1.4"/>`);
-      out.push(`<text x="${from + 22}" y="${y + 4}" style="${MONO};font-size:11px;fill:#1c1c21">${escapeXml(clip(arrowLabel(item), 40))}</text>`);
+      out.push(`<text x="${from + 22}" y="${y + 4}" style="${MONO};font-size:11px;fill:#1c1c21;${HALO}">${escapeXml(clip(arrowLabel(item), 40))}</text>`);
     } else {
       const dir = far > from ? 1 : -1;
       out.push(`<line x1="${from}" y1="${y}" x2="${far - dir * 6}" y2="${y}" style="stroke:${colour};stroke-width:${item.kind === "deltas" ? 2.5 : 1.5}${dash}"/>`);
@@ -121,7 +123,7 @@ export function flowSvg(model: FlowModel, options: FlowSvgOptions): string {
       for (const x of targets) if (x !== far) out.push(`<circle cx="${x}" cy="${y}" r="2.5" style="fill:${colour}"/>`);
       const mid = (from + far) / 2;
       out.push(
-        `<text x="${mid}" y="${y - 4}" text-anchor="middle" style="${MONO};font-size:11px;fill:#1c1c21">${escapeXml(clip(arrowLabel(item), Math.max(8, Math.floor(Math.abs(far - from) / 7))))}</text>`,
+        `<text x="${mid}" y="${y - 4}" text-anchor="middle" style="${MONO};font-size:11px;fill:#1c1c21;${HALO}">${escapeXml(clip(arrowLabel(item), Math.max(8, Math.floor(Math.abs(far - from) / 7))))}</text>`,
       );
     }
     if (warnings.length > 0) out.push(`<text x="${FLOW_GUTTER - 16}" y="${y + 4}" style="${FONT};font-size:12px;font-weight:700;fill:#a35300">⚠</text>`);
