@@ -187,6 +187,9 @@ describe("pairing", () => {
     expect(answer!.from).toBe("browser:c2");
     expect(command!.partner).toBeNull();
     expect(waitingAt(flow, event!.index)).toEqual([{ from: command!.index, pairKey: command!.pairKey }]);
+    // An answer to a command this page never saw waits for nothing.
+    const stray = feed([["in", { id: "c7:1", type: "response", command: "get_state", success: true, data: {} }]]);
+    expect(stray.flow.waiting.size).toBe(0);
   });
 
   it("across a second pull of new entries, a response finds the command synced before", () => {

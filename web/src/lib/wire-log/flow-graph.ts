@@ -220,7 +220,8 @@ function push(model: FlowModel, entry: LogEntry, kind: ArrowKind, from: string, 
   if (pairKey === null) return;
   const other = model.waiting.get(pairKey);
   if (other === undefined) {
-    model.waiting.set(pairKey, index);
+    // Only a pair's first end waits (a command, a dialog); an answer whose asking this page never saw links to nothing.
+    if (kind === "command" || kind === "dialog") model.waiting.set(pairKey, index);
     return;
   }
   model.waiting.delete(pairKey);
@@ -273,8 +274,7 @@ export function waitingAt(model: FlowModel, index: number): { from: number; pair
   const out: { from: number; pairKey: number }[] = [];
   for (const [pairKey, from] of model.waiting) {
     const item = flowItem(model, from);
-    // A response with no command held waits for nothing.
-    if (from <= index && item !== undefined && (item.kind === "command" || item.kind === "dialog")) out.push({ from, pairKey });
+    if (from <= index && item !== undefined) out.push({ from, pairKey });
   }
   return out;
 }
