@@ -35,6 +35,8 @@ const EVENTS = [
   // A dialog whose timeout passes unanswered.
   { t: 80, k: "bytes", b: line({ type: "extension_ui_request", id: "d1", method: "confirm", title: "Keep going?", message: "Nobody answers this", timeout: 1000 }) },
   { t: 40_000, k: "frame", f: { type: "keepalive" } },
+  // The capture's last event: a command nothing answers in it (its bound has not passed, but the capture's end is the end).
+  { t: 40_010, k: "sent", c: JSON.stringify({ id: "req-2", type: "get_messages" }) },
 ];
 
 test("a capture that breaks the protocol: each break flagged in the records, the details and the timeline", async ({ page }, testInfo) => {
@@ -54,12 +56,12 @@ test("a capture that breaks the protocol: each break flagged in the records, the
     await expect(where(page)).toContainText(`record ${EVENTS.length} of ${EVENTS.length}`, { timeout: 30_000 });
 
     const onlyWarnings = inspector(page).getByRole("button", { name: /^Warnings only/ });
-    await expect(onlyWarnings).toHaveAccessibleName("Warnings only (7)");
+    await expect(onlyWarnings).toHaveAccessibleName("Warnings only (8)");
     await onlyWarnings.click();
     await expect(onlyWarnings).toHaveAttribute("aria-pressed", "true");
     const rows = records(page).getByRole("option");
-    await expect(rows).toHaveCount(7);
-    await expect(rows).toContainText(["get_state", "response", "turn_start", "agent_start", "", "agent_end", "extension_ui_request"]);
+    await expect(rows).toHaveCount(8);
+    await expect(rows).toContainText(["get_state", "response", "turn_start", "agent_start", "", "agent_end", "extension_ui_request", "get_messages"]);
 
     // The rows in order (a row's text holds its warning's words too, so they are picked by place).
     await rows.nth(1).click();
@@ -75,6 +77,7 @@ test("a capture that breaks the protocol: each break flagged in the records, the
       "This line of pi's stdout is not JSON.",
       'pi does not define a "mood" field on agent_end.',
       "This confirm dialog was never answered: its timeout passed",
+      "The capture ends 0 s after this get_messages with no response to it.",
     ];
     for (const [i, words] of why.entries()) {
       if (words === null) continue;

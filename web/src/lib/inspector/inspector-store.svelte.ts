@@ -20,7 +20,7 @@ import { recordsFor, targetKey } from "../wire-log/effect-index.ts";
 import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTranscript, targetIsCurrent, type InspectorModels } from "../wire-log/inspector-feed.ts";
 import { loadInspectorTab, saveInspectorTab, type InspectorTab } from "./inspector-prefs.ts";
 import { exportFileName, exportLogLines } from "../wire-log/log-export.ts";
-import { warningSeqs, warningsOf, type ExpertWarning } from "../wire-log/expert-checks.ts";
+import { endOfCapture, warningSeqs, warningsOf, type ExpertWarning } from "../wire-log/expert-checks.ts";
 import { wireTerm, type WireTerm } from "../transcript/wire-terms.ts";
 
 /** Views catch up with the models at most this often (nobody reads a firehose faster). */
@@ -83,6 +83,10 @@ export class InspectorStore {
       },
       entry: (entry, value, after) => {
         feedEntry(this.models, entry, value, entry.direction === "in" ? after : null);
+        this.#changed();
+      },
+      captureEnd: (at) => {
+        endOfCapture(this.models.checks, at);
         this.#changed();
       },
       reset: () => {

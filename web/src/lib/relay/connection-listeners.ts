@@ -109,6 +109,10 @@ export class ConnectionListeners {
     for (const tap of this.#taps) guarded("wire tap", () => tap.reset?.());
   }
 
+  tapCaptureEnd(at: number): void {
+    for (const tap of this.#taps) guarded("wire tap", () => tap.captureEnd?.(at));
+  }
+
   /** Tell the recorders what crossed the wire (before it is applied). */
   recordWire(item: RecordedItem): void {
     for (const recorder of this.#recorders) {

@@ -183,7 +183,12 @@ export class RelayConnection {
       replayedOut: (item) => this.#applyReplayedOut(item),
       closed: (code, opened) => void this.#onClose(code, opened),
       idle: () => {
-        if (this.readOnly) this.caughtUp = true;
+        if (!this.readOnly) return;
+        this.caughtUp = true;
+        // The capture's last event is applied: its end is the end (the inspector's checks judge what still waits).
+        const endAt = this.#captureEndAt;
+        this.#captureEndAt = null;
+        if (endAt !== null) this.#listeners.tapCaptureEnd(endAt);
       },
       sliceEnd: () => {
         if (!this.#logChanged) return;
@@ -440,8 +445,12 @@ export class RelayConnection {
       );
     }
     this.caughtUp = false;
+    this.#captureEndAt = to === items.length ? items[to - 1]!.at : null;
     this.#inbound.pushMany(queued);
   }
+
+  /** Set while a replay's queue ends with the capture's last event: that event's time. */
+  #captureEndAt: number | null = null;
 
   /** Back to the relay: forget the replay and connect afresh. */
   endReplay(): void {
@@ -459,6 +468,7 @@ export class RelayConnection {
     this.#calls.failAll("The page was reset.");
     this.#calls.forgetAbandoned();
     this.#replayHeadMayBeCut = false;
+    this.#captureEndAt = null;
     this.#commandSeq = 0;
     resetSessionState(this.session);
     resetLog(this.log);

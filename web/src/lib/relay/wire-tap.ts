@@ -31,4 +31,10 @@ export interface WireTap {
   entry(entry: LogEntry, value: unknown, after: SessionState): void;
   /** Everything shown so far is gone and the record log is empty (a replay went back). */
   reset?(): void;
+  /**
+   * A replayed capture was applied up to its last event (`at`: that event's
+   * time): nothing comes after it, so what still waits for an answer never
+   * got one in the capture (expert-checks.ts endOfCapture).
+   */
+  captureEnd?(at: number): void;
 }
