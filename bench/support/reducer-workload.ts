@@ -9,11 +9,17 @@
 // repetition, so messages and tool executions pile up as in a long day of
 // work (a reducer that does O(session) work per record shows here). It is
 // fed in 64 KiB chunks, as a pipe delivers it.
+//
+// What the records are reduced into is the caller's: in Node plain objects
+// (createSessionState), in Chromium also the page's own store, the Svelte
+// `$state` the connection holds the session in (session-store.svelte.ts).
+// The anchor is a bytes client: TextDecoder, split and JSON.parse on the
+// same chunks, the least any client of pi's stdout does.
 import { JsonlDecoder, type DecodedLine } from "../../shared-protocol/src/jsonl-decoder.ts";
 import { settleRecord } from "../../web/src/lib/relay/settle-records.ts";
 import { applyDecodedLine } from "../../web/src/lib/pi-state/reduce-record.ts";
 import { appendLog, createRecordLog, logSize } from "../../web/src/lib/pi-state/record-log.ts";
-import { createSessionState } from "../../web/src/lib/pi-state/session-state.ts";
+import type { SessionState } from "../../web/src/lib/pi-state/session-state.ts";
 
 const CHUNK = 64 * 1024;
 /** Answers that would move the reducer to another session (and so empty it). */
@@ -56,18 +62,93 @@ function bareParse(workload: Workload): number {
   return count;
 }
 
+/**
+ * The least a client of pi's byte stream does, two ways: split the chunk's
+ * bytes at LF, then TextDecoder and JSON.parse each line (the faster in
+ * Chromium); or TextDecoder each chunk (streaming, so a character cut by
+ * the chunk's end stays whole), split the text at LF and JSON.parse each
+ * piece. The anchor is the faster of the two.
+ */
+function bytesClient(workload: Workload): number {
+  const utf8 = new TextDecoder();
+  let held: Uint8Array | null = null;
+  let count = 0;
+  for (const chunk of workload.chunks) {
+    let bytes = chunk;
+    if (held !== null) {
+      bytes = new Uint8Array(held.length + chunk.length);
+      bytes.set(held);
+      bytes.set(chunk, held.length);
+      held = null;
+    }
+    let start = 0;
+    for (let lf = bytes.indexOf(0x0a); lf !== -1; lf = bytes.indexOf(0x0a, start)) {
+      if (lf > start) {
+        JSON.parse(utf8.decode(bytes.subarray(start, lf)));
+        count++;
+      }
+      start = lf + 1;
+    }
+    if (start < bytes.length) held = bytes.slice(start);
+  }
+  if (held !== null) {
+    JSON.parse(utf8.decode(held));
+    count++;
+  }
+  return count;
+}
+
+function textClient(workload: Workload): number {
+  const utf8 = new TextDecoder();
+  let carry = "";
+  let count = 0;
+  for (const chunk of workload.chunks) {
+    const lines = (carry + utf8.decode(chunk, { stream: true })).split("\n");
+    carry = lines.pop()!;
+    for (const line of lines) {
+      if (line.length === 0) continue;
+      JSON.parse(line);
+      count++;
+    }
+  }
+  carry += utf8.decode();
+  if (carry.length > 0) {
+    JSON.parse(carry);
+    count++;
+  }
+  return count;
+}
+
+/** A session state to reduce into, and its name in the report. */
+export interface StateKind {
+  name: string;
+  create: () => SessionState;
+  /**
+   * Called after each chunk: the page's store flushes Svelte's pending
+   * updates here (flushSync), as the page does after each slice of work it
+   * applies (a task of at most 16 ms, a 64 KiB chunk or less of a fast
+   * stream), instead of gathering 100,000 records' writes in one batch.
+   */
+  flush?: () => void;
+}
+
 /** What the page does with each record: decode, settle, reduce, and (withLog) log it. */
-function decodeAndReduce(workload: Workload, withLog: boolean) {
+function decodeAndReduce(workload: Workload, kind: StateKind, withLog: boolean) {
   const decoder = new JsonlDecoder();
-  const state = createSessionState();
+  const state = kind.create();
+  const flush = kind.flush ?? (() => {});
   const log = createRecordLog();
   const apply = (line: DecodedLine) => {
     if (withLog) appendLog(log, "in", line.raw, line.kind === "record" ? line.value : undefined);
     if (line.kind === "record") settleRecord(line.value);
     applyDecodedLine(state, line);
   };
-  for (const chunk of workload.chunks) for (const line of decoder.push(chunk)) apply(line);
+  for (const chunk of workload.chunks) {
+    for (const line of decoder.push(chunk)) apply(line);
+    flush();
+  }
   for (const line of decoder.end()) apply(line);
+  flush();
   return { messages: state.messages.length, tools: Object.keys(state.tools).length, logged: logSize(log) };
 }
 
@@ -92,66 +173,55 @@ function utf8Only(workload: Workload): number {
   return chars;
 }
 
-export interface ReducerTimings {
-  records: number;
-  bytes: number;
-  rounds: number;
-  /** The session at the end of a run. */
-  messages: number;
-  tools: number;
-  /** Median milliseconds of each run. */
-  parseMs: number;
-  fullMs: number;
-  noLogMs: number;
-  decodeMs: number;
-  utf8Ms: number;
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+/** One timed run: its name in the report, and the work. */
+export interface Run {
+  name: string;
+  run: () => unknown;
 }
 
 /**
- * Times every run `rounds` times, alternating them so drift on the machine
- * hits all alike, each from a collected heap (what one run leaves behind, a
- * whole session, must not be collected on the next one's clock).
+ * The runs to time, after one warm-up of each; every kind of state must end
+ * as the first does (the same messages and tool runs), or this throws. The
+ * anchor comes first, then the page's work into each kind of state, with
+ * and without the log, then its parts. The first two are the anchor's two
+ * ways (see bytesClient).
  */
-export function timeReducer(workload: Workload, rounds: number, collectGarbage: () => void, now: () => number): ReducerTimings {
-  const time = (run: () => unknown): number => {
-    collectGarbage();
-    const start = now();
-    run();
-    return now() - start;
-  };
-  // Warm up every path first.
-  const end = decodeAndReduce(workload, true);
-  decodeAndReduce(workload, false);
-  decodeOnly(workload);
-  utf8Only(workload);
-  bareParse(workload);
-  const parseMs: number[] = [];
-  const fullMs: number[] = [];
-  const noLogMs: number[] = [];
-  const decodeMs: number[] = [];
-  const utf8Ms: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    parseMs.push(time(() => bareParse(workload)));
-    fullMs.push(time(() => decodeAndReduce(workload, true)));
-    noLogMs.push(time(() => decodeAndReduce(workload, false)));
-    decodeMs.push(time(() => decodeOnly(workload)));
-    utf8Ms.push(time(() => utf8Only(workload)));
+export function reducerRuns(workload: Workload, states: readonly StateKind[]): Run[] {
+  if (states.length === 0) throw new Error("no session state to reduce into");
+  const runs: Run[] = [
+    { name: "anchor: split bytes at LF, TextDecoder + parse", run: () => bytesClient(workload) },
+    { name: "anchor: TextDecoder chunk, split text, parse", run: () => textClient(workload) },
+  ];
+  for (const kind of states) runs.push({ name: `decode + reduce + log, ${kind.name}`, run: () => decodeAndReduce(workload, kind, true) });
+  for (const kind of states) runs.push({ name: `decode + reduce (no log), ${kind.name}`, run: () => decodeAndReduce(workload, kind, false) });
+  runs.push({ name: "decode only (JsonlDecoder)", run: () => decodeOnly(workload) });
+  runs.push({ name: "UTF-8 decoding alone (TextDecoder)", run: () => utf8Only(workload) });
+  runs.push({ name: "JSON.parse of the lines already split", run: () => bareParse(workload) });
+  const first = decodeAndReduce(workload, states[0]!, true);
+  for (const kind of states) {
+    const got = decodeAndReduce(workload, kind, true);
+    if (got.messages !== first.messages || got.tools !== first.tools) {
+      throw new Error(`${kind.name}: ${got.messages} messages and ${got.tools} tool runs, not ${first.messages} and ${first.tools}`);
+    }
   }
-  return {
-    records: workload.lines.length,
-    bytes: workload.bytes,
-    rounds,
-    messages: end.messages,
-    tools: end.tools,
-    parseMs: median(parseMs),
-    fullMs: median(fullMs),
-    noLogMs: median(noLogMs),
-    decodeMs: median(decodeMs),
-    utf8Ms: median(utf8Ms),
-  };
+  for (const { run } of runs) run();
+  return runs;
+}
+
+/** The session a run into the first kind of state ends with (for the report). */
+export function sessionSize(workload: Workload, state: StateKind): { messages: number; tools: number } {
+  const { messages, tools } = decodeAndReduce(workload, state, false);
+  return { messages, tools };
+}
+
+/** A run's cost: wall time, and CPU time (all threads; the main thread alone) where it is known (null where not). */
+export interface Sample {
+  wallMs: number;
+  cpuMs: number | null;
+  mainMs: number | null;
+}
+
+export function median(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }

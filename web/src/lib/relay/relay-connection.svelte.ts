@@ -28,7 +28,8 @@ import { branchCustomEntries, type BranchItem } from "../pi-state/custom-entries
 import { expirePending } from "../pi-state/pending-commands.ts";
 import { relayDialogsOf, removeDialog } from "../extension-ui/extension-ui-state.ts";
 import { settleItems, settleRecord } from "./settle-records.ts";
-import { createSessionState, resetSessionState, type SessionState } from "../pi-state/session-state.ts";
+import { resetSessionState, type SessionState } from "../pi-state/session-state.ts";
+import { createSessionStore } from "../pi-state/session-store.svelte.ts";
 import { appendLog, appendParsedLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../pi-state/record-log.ts";
 import type { WireTap } from "./wire-tap.ts";
 import type { ReplayItem, WireRecorder } from "./replay-feed.ts";
@@ -97,8 +98,8 @@ export interface ConnectionOptions {
 
 export class RelayConnection {
   phase = $state<ConnectionPhase>("connecting");
-  /** Reduced pi session (deep reactive). */
-  session: SessionState = $state(createSessionState());
+  /** Reduced pi session (deep reactive: pi-state/session-store.svelte.ts, the store the reducer bench measures). */
+  readonly session: SessionState = createSessionStore();
   hello = $state<HelloFrame | null>(null);
   /** Who is here, their roles, links, suggestions, and what the others did. */
   readonly room = new Room();
