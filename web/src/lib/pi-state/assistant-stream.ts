@@ -8,7 +8,7 @@
 // delta costs O(1) apart from the string append itself.
 
 import type { AssistantMessage, AssistantMessageEvent, TextContent, ThinkingContent, ToolCall, Usage } from "../pi-types.ts";
-import type { SessionState } from "./session-state.ts";
+import type { SessionState, StreamCursor } from "./session-state.ts";
 
 type Block = AssistantMessage["content"][number];
 
@@ -33,10 +33,12 @@ export function emptyAssistantMessage(): AssistantMessage {
   };
 }
 
-/** Start streaming `message` (from message_start) at the end of the transcript. */
-export function beginAssistantStream(state: SessionState, message: AssistantMessage): void {
+/** Start streaming `message` (from message_start) at the end of the transcript; returns the new cursor. */
+export function beginAssistantStream(state: SessionState, message: AssistantMessage): StreamCursor {
   state.messages.push({ ...message, content: [...(message.content ?? [])] });
   state.stream = { messageIndex: state.messages.length - 1, toolArgsText: {} };
+  // Read back: the state's proxy of the cursor, which later reads of state.stream return.
+  return state.stream;
 }
 
 /**
@@ -45,26 +47,35 @@ export function beginAssistantStream(state: SessionState, message: AssistantMess
  * finding the block and comparing the usage took ~30 of them per delta, more
  * than the rest of the delta's work. The live message and its blocks are
  * remembered here (as the proxies the state hands out, so writes to them
- * stay reactive), and the usage is compared with the last one pi sent, a
- * plain object.
+ * stay reactive) for as long as the stream cursor is the same object (a new
+ * message_start or get_messages makes a new one; `done` and `error`, which
+ * replace the message under the same cursor, drop the cache), with each
+ * block's text as last written here, so that a delta reads one field of the
+ * state (the cursor) and writes one (the text). The usage is compared with
+ * the last one pi sent, a plain object.
  */
 interface LiveCache {
+  stream: StreamCursor;
   message: AssistantMessage;
   /** content[i] as last found or made here, while it is still of that kind. */
-  blocks: (Block | undefined)[];
+  blocks: (LiveBlock | undefined)[];
   /** The usage pi sent with the last delta (a wire object, not a proxy). */
   usage: Usage | undefined;
+}
+interface LiveBlock {
+  block: Block;
+  /** Its text (a text block) or thinking (a thinking block), as last written; "" for a tool call. */
+  text: string;
 }
 const liveCaches = new WeakMap<SessionState, LiveCache>();
 
 /** The live message, creating one when deltas arrive without a message_start (truncated replay). */
 function liveMessage(state: SessionState): LiveCache {
-  if (state.stream === null) beginAssistantStream(state, emptyAssistantMessage());
-  const message = state.messages[state.stream!.messageIndex] as AssistantMessage;
+  const stream = state.stream ?? beginAssistantStream(state, emptyAssistantMessage());
   const cache = liveCaches.get(state);
-  // Anything that replaced the live message (message_start, get_messages, done) replaced the blocks too.
-  if (cache !== undefined && cache.message === message) return cache;
-  const fresh: LiveCache = { message, blocks: [], usage: undefined };
+  if (cache !== undefined && cache.stream === stream) return cache;
+  const message = state.messages[stream.messageIndex] as AssistantMessage;
+  const fresh: LiveCache = { stream, message, blocks: [], usage: undefined };
   liveCaches.set(state, fresh);
   return fresh;
 }
@@ -79,17 +90,19 @@ function makeBlock(kind: "text" | "thinking" | "toolCall"): Block {
  * The block at `index`, of the given kind. Holes below it (a start that was
  * never seen) are filled with empty text blocks so the array stays dense.
  */
-function blockAt(live: LiveCache, index: number, kind: "text" | "thinking" | "toolCall"): Block {
+function blockAt(live: LiveCache, index: number, kind: "text" | "thinking" | "toolCall"): LiveBlock {
   const known = live.blocks[index];
-  if (known !== undefined && known.type === kind) return known;
+  if (known !== undefined && known.block.type === kind) return known;
   const content = live.message.content;
   while (content.length < index) content.push(makeBlock("text"));
   const existing = content[index];
   if (existing === undefined || existing.type !== kind) content[index] = makeBlock(kind);
   // Read back: the state's proxy of the block, whose writes Svelte sees.
   const block = content[index]!;
-  live.blocks[index] = block;
-  return block;
+  const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : "";
+  const found: LiveBlock = { block, text: typeof text === "string" ? text : "" };
+  live.blocks[index] = found;
+  return found;
 }
 
 /**
@@ -134,45 +147,49 @@ export function applyAssistantEvent(state: SessionState, event: AssistantMessage
       blockAt(live, event.contentIndex, "text");
       return;
     case "text_delta": {
-      const block = blockAt(live, event.contentIndex, "text") as TextContent;
-      block.text += event.delta;
+      const found = blockAt(live, event.contentIndex, "text");
+      found.text += event.delta;
+      (found.block as TextContent).text = found.text;
       return;
     }
     case "text_end": {
-      const block = blockAt(live, event.contentIndex, "text") as TextContent;
-      block.text = event.content;
+      const found = blockAt(live, event.contentIndex, "text");
+      found.text = event.content;
+      (found.block as TextContent).text = event.content;
       return;
     }
     case "thinking_start":
       blockAt(live, event.contentIndex, "thinking");
       return;
     case "thinking_delta": {
-      const block = blockAt(live, event.contentIndex, "thinking") as ThinkingContent;
-      block.thinking += event.delta;
+      const found = blockAt(live, event.contentIndex, "thinking");
+      found.text += event.delta;
+      (found.block as ThinkingContent).thinking = found.text;
       return;
     }
     case "thinking_end": {
-      const block = blockAt(live, event.contentIndex, "thinking") as ThinkingContent;
-      block.thinking = event.content;
+      const found = blockAt(live, event.contentIndex, "thinking");
+      found.text = event.content;
+      (found.block as ThinkingContent).thinking = event.content;
       return;
     }
     case "toolcall_start": {
-      const block = blockAt(live, event.contentIndex, "toolCall") as ToolCall;
+      const block = blockAt(live, event.contentIndex, "toolCall").block as ToolCall;
       block.id = event.id;
       block.name = event.toolName;
-      state.stream!.toolArgsText[event.contentIndex] = "";
+      live.stream.toolArgsText[event.contentIndex] = "";
       return;
     }
     case "toolcall_delta": {
       blockAt(live, event.contentIndex, "toolCall");
-      const args = state.stream!.toolArgsText;
+      const args = live.stream.toolArgsText;
       args[event.contentIndex] = (args[event.contentIndex] ?? "") + event.delta;
       return;
     }
     case "toolcall_end":
       live.message.content[event.contentIndex] = event.toolCall;
       live.blocks[event.contentIndex] = undefined;
-      delete state.stream!.toolArgsText[event.contentIndex];
+      delete live.stream.toolArgsText[event.contentIndex];
       return;
     case "done":
       replaceStreamingMessage(state, event.message);
@@ -188,10 +205,11 @@ export function applyAssistantEvent(state: SessionState, event: AssistantMessage
   }
 }
 
-/** Swap in the authoritative message without ending the stream. */
+/** Swap in the authoritative message without ending the stream (its blocks are no longer the cached ones). */
 function replaceStreamingMessage(state: SessionState, message: AssistantMessage): void {
   if (state.stream === null) return;
   state.messages[state.stream.messageIndex] = message;
+  liveCaches.delete(state);
 }
 
 /** message_end for an assistant message: authoritative, replaces the rebuilt one. */

@@ -4,6 +4,7 @@
 // long as the work does) and are only marked overdue, never timed out.
 
 import { MAX_FAILURES, type SessionState } from "./session-state.ts";
+import { appendBounded, replacedList } from "./replaced-lists.ts";
 
 /** Commands whose answer may take arbitrarily long: "waiting", never "timed out". */
 export const SLOW_COMMANDS: ReadonlySet<string> = new Set(["prompt", "compact", "bash"]);
@@ -33,10 +34,9 @@ export function expirePending(state: SessionState, now: number, timeoutMs: numbe
       continue;
     }
     delete state.pending[id];
-    state.timedOut.push({ id, type: pending.type, sentAt: pending.sentAt, expiredAt: now });
+    state.timedOut = appendBounded(state.timedOut, { id, type: pending.type, sentAt: pending.sentAt, expiredAt: now }, MAX_FAILURES);
     moved++;
   }
-  if (state.timedOut.length > MAX_FAILURES) state.timedOut.splice(0, state.timedOut.length - MAX_FAILURES);
   return moved;
 }
 
@@ -56,10 +56,10 @@ export function takeAnswered(state: SessionState, id: string | null): AnsweredCo
     delete state.pending[id];
     return { mine: true, type: pending.type, bashCommand: pending.bashCommand, excludeFromContext: pending.excludeFromContext };
   }
-  const late = state.timedOut.findIndex((t) => t.id === id);
-  if (late !== -1) {
-    const [command] = state.timedOut.splice(late, 1);
-    return { mine: true, type: command!.type };
+  const late = state.timedOut.find((t) => t.id === id);
+  if (late !== undefined) {
+    state.timedOut = replacedList(state.timedOut.filter((t) => t !== late));
+    return { mine: true, type: late.type };
   }
   return { mine: false, type: null };
 }

@@ -10,6 +10,7 @@ import { noteLoadedMessages } from "./loaded-messages.ts";
 import { takeAnswered, type AnsweredCommand } from "./pending-commands.ts";
 import { onToolExecutionEnd, onToolExecutionStart, onToolExecutionUpdate } from "./tool-executions.ts";
 import { shownCustomEntry } from "./custom-entries.ts";
+import { appendBounded, replacedList } from "./replaced-lists.ts";
 import {
   addMarker,
   onAgentEnd,
@@ -25,20 +26,15 @@ import {
   onTurnEnd,
   onTurnStart,
 } from "./run-events.ts";
-import { createSessionState, MAX_BASH_RUNS, MAX_ENTRIES, MAX_FAILURES, MAX_INVALID_LINES, startAnotherSession, type SessionState } from "./session-state.ts";
+import { createSessionState, MAX_BASH_RUNS, MAX_ENTRIES, MAX_FAILURES, MAX_INVALID_LINES, startAnotherSession, type SessionState, type TranscriptMarker } from "./session-state.ts";
 
 type AnyRecord = { type?: unknown; [key: string]: unknown };
 
 export { expirePending, noteCommandSent } from "./pending-commands.ts";
 
-function pushBounded<T>(list: T[], item: T, max: number): void {
-  list.push(item);
-  if (list.length > max) list.splice(0, list.length - max);
-}
-
 /** Record a stdout line that was not JSON. */
 export function applyInvalidLine(state: SessionState, raw: string, error: string, now = Date.now()): void {
-  pushBounded(state.invalidLines, { raw, error, at: now }, MAX_INVALID_LINES);
+  state.invalidLines = appendBounded(state.invalidLines, { raw, error, at: now }, MAX_INVALID_LINES);
 }
 
 /** Feed one decoded line (record or non-JSON text). */
@@ -122,7 +118,7 @@ function applyEvent(state: SessionState, event: PiEvent, now: number): void {
       state.sessionName = event.name ?? null;
       return;
     case "entry_appended": {
-      pushBounded(state.entries, event.entry, MAX_ENTRIES);
+      state.entries = appendBounded(state.entries, event.entry, MAX_ENTRIES);
       // An extension's own entry shows where pi appended it; pi's bookkeeping entries do not.
       const shown = shownCustomEntry(event.entry);
       if (shown !== null) addMarker(state, { kind: "customEntry", at: now, ...shown });
@@ -154,7 +150,7 @@ function applyEvent(state: SessionState, event: PiEvent, now: number): void {
       return;
     case "extension_error":
       applyExtensionError(state.extensionUi, event, now);
-      pushBounded(state.extensionErrors, { extensionPath: event.extensionPath, event: event.event, error: event.error, at: now }, MAX_FAILURES);
+      state.extensionErrors = appendBounded(state.extensionErrors, { extensionPath: event.extensionPath, event: event.event, error: event.error, at: now }, MAX_FAILURES);
       return;
     default:
       return;
@@ -207,7 +203,7 @@ function applyResponse(state: SessionState, response: RpcResponse, now: number):
   if (!response.success) {
     // Other browsers' failures are theirs to show; pi's parse failure has no id at all.
     if (mine || id === null) {
-      pushBounded(state.failures, { id, command: String(response.command), error: String(response.error ?? "unknown error"), at: now }, MAX_FAILURES);
+      state.failures = appendBounded(state.failures, { id, command: String(response.command), error: String(response.error ?? "unknown error"), at: now }, MAX_FAILURES);
     }
     if (response.command === "bash" && id !== null) endBashRun(state, id, undefined, now);
     return;
@@ -400,15 +396,21 @@ export function applyGetMessages(state: SessionState, messages: readonly AgentMe
  */
 function repositionMarkers(state: SessionState): void {
   const length = state.messages.length;
+  const markers = state.markers;
   let lastCompaction = -1;
-  state.markers.forEach((marker, i) => {
-    if (marker.beforeIndex > length) state.markers[i]!.beforeIndex = length;
+  markers.forEach((marker, i) => {
     if (marker.kind === "compaction" && marker.outcome === "done") lastCompaction = i;
   });
-  if (lastCompaction !== -1) {
-    const summaryAt = state.messages.findLastIndex((m) => m.role === "compactionSummary");
-    if (summaryAt !== -1) state.markers[lastCompaction]!.beforeIndex = summaryAt + 1;
-  }
+  const summaryAt = lastCompaction === -1 ? -1 : state.messages.findLastIndex((m) => m.role === "compactionSummary");
+  // The markers are not changed in place (replaced-lists.ts): a moved one is a copy.
+  let moved: TranscriptMarker[] | null = null;
+  markers.forEach((marker, i) => {
+    const beforeIndex = i === lastCompaction && summaryAt !== -1 ? summaryAt + 1 : Math.min(marker.beforeIndex, length);
+    if (beforeIndex === marker.beforeIndex) return;
+    moved ??= markers.slice();
+    moved[i] = { ...marker, beforeIndex };
+  });
+  if (moved !== null) state.markers = replacedList(moved);
 }
 
 /** Reduce a whole transcript (e.g. a captured fixture) into a fresh state. */

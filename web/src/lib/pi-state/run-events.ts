@@ -4,13 +4,13 @@
 
 import type { AssistantMessage, PiEvent } from "../pi-types.ts";
 import { MAX_MARKERS, type InputDisposition, type SessionState, type TranscriptMarker } from "./session-state.ts";
+import { appendBounded } from "./replaced-lists.ts";
 
 type EventOf<T extends PiEvent["type"]> = Extract<PiEvent, { type: T }>;
 type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
 
 export function addMarker(state: SessionState, marker: DistributiveOmit<TranscriptMarker, "seq" | "beforeIndex">): void {
-  state.markers.push({ ...marker, seq: state.nextMarkerSeq++, beforeIndex: state.messages.length } as TranscriptMarker);
-  if (state.markers.length > MAX_MARKERS) state.markers.splice(0, state.markers.length - MAX_MARKERS);
+  state.markers = appendBounded(state.markers, { ...marker, seq: state.nextMarkerSeq++, beforeIndex: state.messages.length } as TranscriptMarker, MAX_MARKERS);
 }
 
 export function onAgentStart(state: SessionState, now: number): void {
