@@ -22,6 +22,7 @@ const details = (page: Page) => inspector(page).getByRole("region", { name: "Rec
 const lanes = (page: Page) => inspector(page).locator(".flow .lanes .lane");
 
 interface Arrow {
+  row: number;
   kind: string;
   pair: string | null;
   name: string;
@@ -30,14 +31,19 @@ interface Arrow {
 /** Every arrow of the graph (it is virtualized: scrolled through from the top, a view at a time). */
 async function allArrows(list: Locator): Promise<Arrow[]> {
   return list.evaluate(async (viewport) => {
-    const seen = new Map<string, { kind: string; pair: string | null; name: string }>();
+    const seen = new Map<string, { row: number; kind: string; pair: string | null; name: string }>();
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     for (let top = 0; ; top += viewport.clientHeight / 2) {
       viewport.scrollTop = top;
       viewport.dispatchEvent(new Event("scroll"));
       await frame();
       for (const row of viewport.querySelectorAll<HTMLElement>("[role=option]")) {
-        seen.set(row.dataset["row"]!, { kind: row.dataset["kind"]!, pair: row.dataset["pair"] ?? null, name: row.querySelector(".visually-hidden")?.textContent ?? "" });
+        seen.set(row.dataset["row"]!, {
+          row: Number(row.dataset["row"]),
+          kind: row.dataset["kind"]!,
+          pair: row.dataset["pair"] ?? null,
+          name: row.querySelector(".visually-hidden")?.textContent ?? "",
+        });
       }
       if (top + viewport.clientHeight >= viewport.scrollHeight) break;
     }
@@ -106,6 +112,9 @@ test("live: a prompt's arrows, each response linked to its command; a click sele
   expect(arrows.some((a) => a.kind === "relay" && a.name.startsWith("hello: relay → this browser"))).toBe(true);
 
   // Hovering the prompt's response highlights its command; a click selects the command everywhere.
+  // (Scrolled to them first: only the rows near the view are drawn.)
+  const promptAt = commands.find((a) => a.name === "prompt: this browser → pi")!.row;
+  await flow(page).evaluate((viewport, top) => (viewport.scrollTop = top), Math.max(0, promptAt * 28 - 60));
   const promptArrow = flow(page).getByRole("option", { name: "prompt: this browser → pi" });
   const promptAnswer = flow(page).getByRole("option", { name: /^response \(prompt ✓\)/ });
   await promptAnswer.hover();
