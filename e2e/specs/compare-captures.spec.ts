@@ -39,15 +39,18 @@ async function recordCapture(page: Page, pier: RunningPier, path: string): Promi
   return readFile(path, "utf8");
 }
 
-/** Pages down the aligned rows (only those on screen and a few around are in the page) until `row` is, then selects it with a click. */
+/**
+ * Selects `row` from the keyboard: Page Down until it is in the page (only
+ * the rows on screen and a few around are), then ↑/↓ onto it.
+ */
 async function selectRow(page: Page, row: Locator): Promise<void> {
   const list = compareView(page).getByRole("listbox", { name: "Aligned records" });
   await list.press("Home");
   for (let i = 0; i < 200 && (await row.count()) === 0; i++) await list.press("PageDown");
-  await row.scrollIntoViewIfNeeded();
-  await expect(row).toBeInViewport({ ratio: 1 });
-  await row.click();
-  await expect(row).toHaveAttribute("aria-selected", "true");
+  const target = Number(await row.first().getAttribute("data-index"));
+  const current = Number((await list.getAttribute("aria-activedescendant"))?.replace("compare-row-", ""));
+  for (let i = 0; i < Math.abs(target - current); i++) await list.press(target > current ? "ArrowDown" : "ArrowUp");
+  await expect(row.first()).toHaveAttribute("aria-selected", "true");
 }
 
 test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async ({ browser }, testInfo) => {
@@ -120,7 +123,10 @@ test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async
     ).toBeVisible();
 
     // The prompt's answer: 1.6.0 says what became of it (data.disposition); 0.87.1 has no data.
-    await selectRow(page, rows(page).filter({ hasText: /^response prompt\s*≠\s*response prompt\s*\+1 field\s*: differs$/ }));
+    // A click on a row shows it (near the top: on screen).
+    const promptAnswer = rows(page).filter({ hasText: /^response prompt\s*≠\s*response prompt\s*\+1 field\s*: differs$/ });
+    await promptAnswer.click();
+    await expect(promptAnswer).toHaveAttribute("aria-selected", "true");
     const details = view.getByRole("region", { name: "Row details" });
     await expect(details.getByRole("list", { name: "Field differences" })).toHaveText("data only in B");
     await expect(details.getByLabel("Record in B")).toContainText('"disposition": "started"');
@@ -154,10 +160,34 @@ test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async
     await selectRow(page, settled);
     await page.screenshot({ path: testInfo.outputPath("compare-390x844.png") });
 
+    // A file dropped on the view replaces B: one that is no capture is refused there, naming it.
+    const drop = (name: string, content: string) =>
+      view.evaluate(
+        (element, { name, content }) => {
+          const data = new DataTransfer();
+          data.items.add(new File([content], name, { type: "application/x-ndjson" }));
+          for (const type of ["dragenter", "dragover", "drop"]) element.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        },
+        { name, content },
+      );
+    const oldText = await readFile(oldPath, "utf8");
+    await drop("broken.jsonl", oldText.split("\n").toSpliced(2, 0, "{not json").join("\n"));
+    await expect(view.getByRole("alert")).toHaveText("broken.jsonl cannot be compared: Line 3: not JSON.");
+    await expect(view).toContainText("B: pi-1.6.0.jsonl");
+    // The same capture as B: nothing differs.
+    await drop("same.jsonl", oldText);
+    await expect(view).toContainText("B: same.jsonl (pi 0.87.1");
+    await expect(view.getByRole("alert")).toHaveCount(0);
+    await expect(summary.getByRole("listitem")).toHaveCount(1);
+    await expect(summary).toHaveText(/^([\d,]+) of \1 rows the same$/);
+    await expect(rows(page).filter({ hasText: /: (differs|only in [AB])$/ })).toHaveCount(0);
+
     // Esc closes the view; the replay is as it was.
     await page.keyboard.press("Escape");
     await expect(view).toHaveCount(0);
     await expect(replayBar(page)).toContainText("Replaying pi-0.87.1.jsonl");
+    await expect(replayBar(page).getByRole("button", { name: "Compare with…" })).toBeFocused();
+    await replayBar(page).screenshot({ path: testInfo.outputPath("replay-bar-390.png") });
   } finally {
     await context.close();
     await replay.stop();
