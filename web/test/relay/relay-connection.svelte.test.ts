@@ -171,6 +171,15 @@ describe("relay connection (front)", () => {
     expect(sockets).toHaveLength(1);
   });
 
+  it("alerts each failure nobody awaits, also once the session's bounded list of failures is full", async () => {
+    const { conn, relay } = await connected();
+    for (let n = 1; n <= 60; n++) {
+      const id = conn.send({ type: "set_session_name", name: `name ${n}` });
+      relay().stdout({ type: "response", id, command: "set_session_name", success: false, error: `refused ${n}` });
+    }
+    await vi.waitFor(() => expect(conn.alerts.at(-1)).toMatchObject({ title: "“set_session_name” failed", message: "refused 60" }));
+  });
+
   it("notifies and dismisses through its alert stack", () => {
     const { conn } = connect();
     conn.notify("info", "Saved", "a.ts");

@@ -738,7 +738,8 @@ export class RelayConnection {
     }
     const entry = line.kind === "long" ? this.#logParsed(line.length, line.value, at) : this.#log("in", line.raw, line.value, at);
     const record = line.value as { type?: unknown; id?: unknown; command?: unknown; success?: unknown };
-    const failuresBefore = this.session.failures.length;
+    // The newest failure, not the count: the list is bounded, and once full a new one leaves its length as it was.
+    const lastFailureBefore = this.session.failures.at(-1);
     const pendingType = typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
 
     // A response someone awaits via call() is shown by that caller, where the
@@ -761,8 +762,8 @@ export class RelayConnection {
     }
     if (entriesRequest !== undefined) this.#loader.answer(entriesRequest, line.value as RpcResponse, line.kind === "long" && line.checked);
 
-    if (this.session.failures.length > failuresBefore && !awaited) {
-      const failure = this.session.failures.at(-1)!;
+    const failure = this.session.failures.at(-1);
+    if (failure !== undefined && failure !== lastFailureBefore && !awaited) {
       const title = failure.command === "parse" ? "pi could not parse a command" : `“${failure.command}” failed`;
       this.#alerts.push("error", title, failure.error);
     }
