@@ -11,6 +11,7 @@ import { embeddedPlayer } from "./embedded-capture.ts";
 import { PLAYER_CSS_PATH, PLAYER_JS_PATH, type PlayerAssets } from "./export-page.ts";
 import { makeExportPage, type MakePageResult } from "./make-page.ts";
 import { sha256Base64 } from "./sha256.ts";
+import { downloadBlob } from "../download-blob.ts";
 
 async function fetchText(path: string): Promise<string> {
   const response = await fetch(`/${path}`, { credentials: "same-origin" });
@@ -42,14 +43,5 @@ export async function makePageFor(capture: OpenedCapture, text: string): Promise
 }
 
 export function downloadPage(html: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([html], { type: "text/html" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the download began (revoking at once can cancel it in some browsers).
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(new Blob([html], { type: "text/html" }), name);
 }

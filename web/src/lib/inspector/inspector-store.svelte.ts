@@ -22,6 +22,7 @@ import { loadInspectorTab, saveInspectorTab, type InspectorTab } from "./inspect
 import { exportFileName, exportLogLines } from "../wire-log/log-export.ts";
 import { endOfCapture, warningSeqs, warningsOf, type ExpertWarning } from "../wire-log/expert-checks.ts";
 import { wireTerm, type WireTerm } from "../transcript/wire-terms.ts";
+import { downloadBlob } from "../download-blob.ts";
 
 /** Views catch up with the models at most this often (nobody reads a firehose faster). */
 export const REFRESH_MS = 100;
@@ -242,17 +243,7 @@ export class InspectorStore {
 
   /** The JSONL file of the records held. */
   exportJsonl(): void {
-    const blob = new Blob(exportLogLines(this.conn.log), { type: "application/x-ndjson" });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = exportFileName(Date.now());
-    link.rel = "noopener";
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // After the download began (revoking at once can cancel it in some browsers).
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadBlob(new Blob(exportLogLines(this.conn.log), { type: "application/x-ndjson" }), exportFileName(Date.now()));
   }
 
   /** Edit-and-resend: open the composer on this command's text. */

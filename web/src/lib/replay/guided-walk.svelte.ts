@@ -8,6 +8,7 @@
 
 import { captureWithNotes, notePlaceProblem, noteTextProblem, sortNotes, MAX_NOTE_RECORDS, MAX_NOTES, type CaptureNote } from "../wire-log/capture-notes.ts";
 import type { ReplayPlayer } from "./replay-player.svelte.ts";
+import { downloadBlob } from "../download-blob.ts";
 
 export type NoteDraft = { text: string; records: number[] };
 
@@ -112,17 +113,7 @@ export class GuidedWalk {
 
   /** Download the capture with its notes, under its own name. */
   save(): void {
-    const blob = new Blob([this.text()], { type: "application/x-ndjson" });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = this.player.capture.name;
-    link.rel = "noopener";
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // After the download began (revoking at once can cancel it in some browsers).
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadBlob(new Blob([this.text()], { type: "application/x-ndjson" }), this.player.capture.name);
     this.edited = false;
   }
 

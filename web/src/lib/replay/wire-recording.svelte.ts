@@ -10,6 +10,7 @@ import { connections } from "../app-context.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { PerSession } from "../session-scope.svelte.ts";
 import { CaptureWriter } from "../wire-log/capture.ts";
+import { downloadBlob } from "../download-blob.ts";
 
 /** How often the size shown while recording is brought up to date. */
 const PROGRESS_MS = 500;
@@ -72,7 +73,7 @@ class WireRecording {
     this.#update();
     this.active = false;
     this.#writer = null;
-    download(new Blob(writer.parts(), { type: "application/x-ndjson" }), captureFileName(Date.now()));
+    downloadBlob(new Blob(writer.parts(), { type: "application/x-ndjson" }), captureFileName(Date.now()));
   }
 
   #update(): void {
@@ -82,19 +83,6 @@ class WireRecording {
     this.size = writer.size;
     this.truncated = writer.truncated;
   }
-}
-
-function download(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the download began (revoking at once can cancel it in some browsers).
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** A recording is of one live session's wire (session-scope.svelte.ts); `wireRecording` is the shown one's. */
