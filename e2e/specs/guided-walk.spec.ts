@@ -79,6 +79,8 @@ test("the shipped walk steps note by note, by button and by key; the player and 
   await expectAtNote(page, walk, 0);
   await expect(walkBar(page).getByRole("note", { name: "Note 1" })).toContainText("A guided walk through Pier's demo tour");
   await expect(walkBar(page).getByRole("button", { name: "Previous note" })).toBeDisabled();
+  // Before the tour's prompt the transcript says where the capture is, not that it is connecting (a replay never sends).
+  await expect(page.getByRole("heading", { name: "No prompt yet at this point of the capture" })).toBeVisible();
 
   await walkBar(page).getByRole("button", { name: "Next note" }).click();
   await expectAtNote(page, walk, 1);
