@@ -14,6 +14,7 @@
 // The text must have passed the reader (readCapture) first.
 
 import { decodeBase64, encodeBase64 } from "../wire-log/base64.ts";
+import { concatBytes } from "../wire-log/capture.ts";
 import { applyEdits, mapOffset, redactCommandLine, redactHomes, redactJsonText, redactLine, ToolCallTracker, type Edit, type RedactionOptions } from "../wire-log/redaction.ts";
 
 /** The names an exported page lists under "redacted" (the capture header's list). */
@@ -63,21 +64,9 @@ interface BytesLine {
   bytes: Uint8Array;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const part of parts) size += part.length;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** pi's stream, redacted line by line, cut back into its chunks. */
 function redactStream(chunks: readonly Uint8Array[], options: RedactionOptions): Uint8Array[] {
-  const stream = concat(chunks);
+  const stream = concatBytes(chunks);
   const tracker = new ToolCallTracker();
   const edits: Edit[] = [];
   let lineStart = 0;

@@ -99,7 +99,8 @@ type QueuedLine = string | HeldChunk;
 
 const utf8 = new TextDecoder("utf-8");
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
+/** The parts as one array (the part itself when there is one: callers only read it). */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   let size = 0;
   for (const part of parts) size += part.length;
@@ -208,7 +209,7 @@ export class CaptureWriter {
       const item = this.#queue[this.#queueHead]!;
       let line: string;
       if (typeof item === "string") line = item;
-      else if (item.raw.length === 0) line = JSON.stringify({ t: item.t, k: "bytes", b: encodeBase64(concat(item.done)) });
+      else if (item.raw.length === 0) line = JSON.stringify({ t: item.t, k: "bytes", b: encodeBase64(concatBytes(item.done)) });
       else break;
       this.#queueHead++;
       this.#write(line);
@@ -235,7 +236,7 @@ export class CaptureWriter {
    * chunks' boundaries (moved by the edits) and release the finished chunks.
    */
   #redactCompleteLines(): void {
-    const stream = concat(this.#held.map((h) => h.raw));
+    const stream = concatBytes(this.#held.map((h) => h.raw));
     const lastLf = stream.lastIndexOf(0x0a);
     if (lastLf === -1) return;
     const regionEnd = lastLf + 1;
@@ -269,7 +270,7 @@ export class CaptureWriter {
   /** Release what is held without waiting for an LF: at the end, or when a line grows past MAX_HELD_BYTES. */
   #flushHeld(lineIsComplete: boolean): void {
     if (this.#held.length === 0) return;
-    const stream = concat(this.#held.map((h) => h.raw));
+    const stream = concatBytes(this.#held.map((h) => h.raw));
     // A complete last line (no LF at end of stream) can still be redacted as JSON; a part of a line only as text.
     const edits = lineIsComplete ? redactLine(stream, this.#redact, this.#tracker) : [];
     let out = applyEdits(stream, edits);
