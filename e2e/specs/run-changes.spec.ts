@@ -50,13 +50,19 @@ test("a finished run lists the file it wrote, which opens in the Hunks view", as
   await snapshot(page, "hunks");
 
   // A viewer: the same list, the same hunks, nothing to press.
-  const viewer = await openViewer(page, browser);
+  // Its git status answers slowly (held 3 s, then passed on to the real relay), so the click below lands while the row still says "…".
+  const viewer = await openViewer(page, browser, (context) =>
+    context.route("**/api/git/status*", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    }),
+  );
   const viewerRun = viewer.getByRole("region", { name: "What this run changed" });
   await viewerRun.getByRole("button", { name: "Changed 1 file" }).click();
-  await viewerRun
-    .getByRole("list", { name: "Files this run changed" })
-    .getByRole("button", { name: /notes\.txt/ })
-    .click();
+  // Clicked before the viewer's git status answered: it still opens the hunks, not the file as text.
+  const viewerEntry = viewerRun.getByRole("list", { name: "Files this run changed" }).getByRole("button", { name: /notes\.txt/ });
+  await viewerEntry.click();
+  await expect(viewerEntry).toContainText("modified");
   const viewerReview = viewer.getByRole("region", { name: "Hunks of notes.txt (not staged)" });
   await expect(viewerReview.locator("section.hunk")).toContainText("rewritten by the agent in round 1");
   await expect(viewerReview).toContainText("only a driver can stage, unstage or revert");
