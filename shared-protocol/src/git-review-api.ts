@@ -16,6 +16,17 @@
 // 409 unsupported_change (a hunk of a conflicted or binary file, a
 // submodule…), 409 conflict (a revert met a file changed meanwhile; carries
 // `current` like a save's conflict).
+//
+// A hunk's revert that names a hunk no longer in the file's diff (the file
+// changed between the diff shown and the click) is refused with 409
+// stale_change as above; when the request carried the hunk as shown
+// (`shown`, checked against its id) and that hunk's lines are still in the
+// file, the refusal also carries `revert` (GitRevertConflictResponse): the
+// file now and what the revert would make of it now, for the page's conflict
+// view. Only the driver whose request it was receives it (every POST here is
+// a driver's only, refused before any of this for a viewer or a revoked
+// link); the file is one the file service reads, so it is bounded like a
+// read (a file too large to read as text gets no `revert`).
 
 /** Which side a diff shows: `staged` HEAD → index, otherwise index → working tree. */
 export type GitDiffSide = "staged" | "unstaged";
@@ -75,6 +86,19 @@ export type GitReviewRequest = {
   text?: string;
   part?: "mode";
   base?: string;
+  /** A hunk's revert: the hunk as the page showed it (its header and lines, as in GitHunk), so a refusal can say what the revert would make of the file now. */
+  shown?: { header: string; lines: string[] };
+};
+
+/** 409 stale_change to a hunk's revert whose hunk is still in the changed file (see the note on top). */
+export type GitRevertConflictResponse = {
+  error: { code: "stale_change"; message: string };
+  revert: {
+    /** The file on disk now: the base of a save that takes `reverted` (no-clobber, like any save). */
+    current: { content: string; version: string };
+    /** The file now with the hunk reversed where its lines are now. */
+    reverted: string;
+  };
 };
 
 export type GitReviewResponse = {

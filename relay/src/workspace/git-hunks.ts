@@ -171,3 +171,29 @@ export function wholeTextHunk(text: string): ParsedHunk | null {
 export function hunkId(sides: string, hunk: Pick<ParsedHunk, "header" | "lines">): string {
   return createHash("sha256").update(sides).update("\0").update(hunk.header).update("\0").update(hunk.lines.join("\n")).digest("hex").slice(0, 32);
 }
+
+/**
+ * `text` with `hunk` reversed where its new side is now, when the file moved
+ * since the diff (a revert that met another change): the new side is looked
+ * for line for line, nearest to the line the diff named (edits above it move
+ * it). Null when it is nowhere (its own lines changed) or has no lines to find
+ * it by: then there is nothing to offer but the refreshed diff.
+ */
+export function reverseHunkNear(text: string, hunk: ParsedHunk): string | null {
+  const expected = hunkSide(hunk, "new");
+  if (expected.length === 0) return null;
+  const lines = splitLines(text);
+  const named = hunk.newStart - 1;
+  const fits = (at: number) => {
+    for (let i = 0; i < expected.length; i++) if (lines[at + i] !== expected[i]) return false;
+    return true;
+  };
+  const last = lines.length - expected.length;
+  for (let offset = 0; offset <= Math.max(named, last - named); offset++) {
+    for (const at of offset === 0 ? [named] : [named - offset, named + offset]) {
+      if (at < 0 || at > last || !fits(at)) continue;
+      return [...lines.slice(0, at), ...hunkSide(hunk, "old"), ...lines.slice(at + expected.length)].join("");
+    }
+  }
+  return null;
+}

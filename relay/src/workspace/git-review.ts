@@ -10,7 +10,9 @@
 // and written by the file service's save, which refuses a file changed
 // meanwhile (checked-replace.ts). A hunk is named by an id that covers both
 // sides of the file (git-hunks.ts hunkId): a page that showed an older diff
-// is told so (stale_change) instead of having the wrong lines moved.
+// is told so (stale_change) instead of having the wrong lines moved; a
+// revert so refused says what it would make of the file now, when it can,
+// for the page's conflict view (findHunkOrOffer).
 //
 // git runs through git-exec.ts (guarded environment, argument arrays, -z
 // everywhere, literal pathspecs); none of the commands here runs a hook.
@@ -18,9 +20,9 @@
 // read of the index and their write.
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import type { FileContentResponse, GitDiffKind, GitDiffResponse, GitDiffSide, GitHunk, GitReviewRequest, GitReviewResponse } from "@pier/protocol";
+import type { FileContentResponse, GitDiffKind, GitDiffResponse, GitDiffSide, GitHunk, GitReviewRequest, GitReviewResponse, GitRevertConflictResponse } from "@pier/protocol";
 import { prepareGitExec, type GitExec, type GitOutput } from "./git-exec.ts";
-import { applyHunks, hunkId, hunkSide, parseFileDiff, StaleHunkError, wholeTextHunk, type ParsedHunk } from "./git-hunks.ts";
+import { applyHunks, hunkId, hunkSide, parseFileDiff, reverseHunkNear, StaleHunkError, wholeTextHunk, type ParsedHunk } from "./git-hunks.ts";
 import { decodeText } from "./file-content.ts";
 import { WorkspaceError, errnoCode } from "./workspace-error.ts";
 import type { WorkspaceFiles } from "./workspace-files.ts";
@@ -142,7 +144,7 @@ export class GitReview {
       const { response, worktree } = diff;
       if (body.hunk !== undefined && response.kind !== "untracked") {
         refuseHunks(response);
-        const chosen = findHunk(diff, body.hunk, path);
+        const chosen = findHunkOrOffer(diff, body, path);
         if (worktree === null || worktree.content === null) throw unsupported(`${JSON.stringify(path)} cannot be read as text, so it is not changed hunk by hunk.`);
         const next = applyOrStale(worktree.content, chosen, "reverse", path);
         await this.#files.save(path, next, worktree.version);
@@ -293,6 +295,50 @@ function findHunk(diff: Computed, id: unknown, path: string): ParsedHunk {
   if (found === undefined) throw stale(path);
   return found.hunk;
 }
+
+/**
+ * The hunk a revert names; when it is no longer in the diff (the file changed
+ * meanwhile) the refusal carries what the revert would make of the file now,
+ * if the request showed the hunk (checked against its id, so only a hunk this
+ * relay showed at that base is used) and its lines are still in the file.
+ */
+function findHunkOrOffer(diff: Computed, body: GitReviewRequest, path: string): ParsedHunk {
+  try {
+    return findHunk(diff, body.hunk, path);
+  } catch (error) {
+    const offer = revertOffer(diff, body);
+    if (offer === null || !(error instanceof WorkspaceError) || error.code !== "stale_change") throw error;
+    const refusal: GitRevertConflictResponse["revert"] = offer;
+    throw new WorkspaceError(
+      409,
+      "stale_change",
+      `${JSON.stringify(path)} changed since its diff was shown, so nothing was reverted. Compare the file as it is now with what the revert would make of it, and choose.`,
+      { revert: refusal },
+    );
+  }
+}
+
+function revertOffer(diff: Computed, body: GitReviewRequest): GitRevertConflictResponse["revert"] | null {
+  const { worktree } = diff;
+  const shown = body.shown;
+  if (worktree === null || worktree.content === null || worktree.version === null || typeof body.base !== "string" || typeof body.hunk !== "string") return null;
+  if (typeof shown !== "object" || shown === null || typeof shown.header !== "string" || !Array.isArray(shown.lines) || !shown.lines.every((line) => typeof line === "string")) return null;
+  const header = HUNK_RANGES.exec(shown.header);
+  if (header === null || hunkId(body.base, shown) !== body.hunk) return null;
+  const hunk: ParsedHunk = {
+    header: shown.header,
+    oldStart: Number(header[1]),
+    oldCount: header[2] === undefined ? 1 : Number(header[2]),
+    newStart: Number(header[3]),
+    newCount: header[4] === undefined ? 1 : Number(header[4]),
+    lines: shown.lines,
+  };
+  const reverted = reverseHunkNear(worktree.content, hunk);
+  if (reverted === null || reverted === worktree.content) return null;
+  return { current: { content: worktree.content, version: worktree.version }, reverted };
+}
+
+const HUNK_RANGES = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 function refuseHunks(diff: GitDiffResponse): void {
   if (diff.kind === "conflicted") throw unsupported(diff.note!);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyHunks, hunkId, hunkSide, parseFileDiff, splitLines, StaleHunkError, wholeTextHunk } from "../../src/workspace/git-hunks.ts";
+import { applyHunks, hunkId, hunkSide, parseFileDiff, reverseHunkNear, splitLines, StaleHunkError, wholeTextHunk } from "../../src/workspace/git-hunks.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -120,5 +120,29 @@ describe("the rest", () => {
     expect(hunkId("s1:w1", hunk)).toBe(hunkId("s1:w1", { ...hunk }));
     expect(hunkId("s1:w2", hunk)).not.toBe(hunkId("s1:w1", hunk));
     expect(hunkId("s1:w1", { ...hunk, lines: ["-a", "+c"] })).not.toBe(hunkId("s1:w1", hunk));
+  });
+});
+
+describe("reverseHunkNear (a revert that met a file changed meanwhile)", () => {
+  const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
+  const before = lines(30);
+  const after = before.replace("line 20\n", "line twenty\n");
+  const hunk = parseFileDiff(gitPatch(before, after)).hunks[0]!;
+
+  it("reverses the hunk where its lines are now, after lines were added above it", () => {
+    const now = "new top\nnew top 2\n" + after;
+    expect(reverseHunkNear(now, hunk)).toBe("new top\nnew top 2\n" + before);
+  });
+
+  it("reverses it where lines were removed above it, and where it still is", () => {
+    expect(reverseHunkNear(after.replace("line 2\n", ""), hunk)).toBe(before.replace("line 2\n", ""));
+    expect(reverseHunkNear(after + "tail\n", hunk)).toBe(before + "tail\n");
+  });
+
+  it("is null when the hunk's own lines changed, or its new side has no lines", () => {
+    expect(reverseHunkNear(after.replace("line twenty\n", "line 20 again\n"), hunk)).toBeNull();
+    expect(reverseHunkNear(after.replace("line 18\n", "line eighteen\n"), hunk)).toBeNull();
+    const emptied = parseFileDiff(gitPatch("a\n", "")).hunks[0]!;
+    expect(reverseHunkNear("", emptied)).toBeNull();
   });
 });

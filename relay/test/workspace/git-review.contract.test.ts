@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { GitDiffResponse, RelayFrame } from "@pier/protocol";
+import type { GitDiffResponse, GitRevertConflictResponse, RelayFrame } from "@pier/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, exchangeToken, startPier, type Browser, type RunningPier } from "../support/pier-process.ts";
 import { httpJson } from "./workspace-http.ts";
@@ -107,6 +107,80 @@ describe("hunk review routes", () => {
     } finally {
       await rm(join(project, ".git", "index.lock"));
     }
+  });
+
+  it("a hunk's revert that meets a file changed meanwhile is refused with the file now and what the revert would make of it", async () => {
+    git("reset", "-q");
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const shown = await diff("f.txt");
+    const twenty = shown.hunks.find((hunk) => hunk.lines.includes("+line twenty"))!;
+    const asShown = { header: twenty.header, lines: twenty.lines };
+    // Another browser (or the agent) adds a line at the top: the hunk moved down by one, its lines are the same.
+    const now = "added meanwhile\n" + CHANGED;
+    await writeFile(join(project, "f.txt"), now);
+    const refused = await post("revert", { path: "f.txt", base: shown.base, hunk: twenty.id, shown: asShown });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.json.error).toMatchObject({ code: "stale_change", message: expect.stringMatching(/nothing was reverted/) });
+    const offer = refused.json.revert as GitRevertConflictResponse["revert"];
+    expect(offer.current.content).toBe(now);
+    expect(offer.reverted).toBe(now.replace("line twenty\n", "line 20\n"));
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(now);
+
+    // Taking the reverted text is a save at the version the refusal named: refused if the file moved again, written if not.
+    await writeFile(join(project, "f.txt"), now + "and again\n");
+    const moved = await httpJson(pier, "PUT", "/api/files/content", { body: { path: "f.txt", content: offer.reverted, baseVersion: offer.current.version } });
+    expect(moved.status).toBe(409);
+    expect(moved.json.error.code).toBe("conflict");
+    await writeFile(join(project, "f.txt"), now);
+    const current = (await httpJson(pier, "GET", "/api/files/content?path=f.txt")).json.version as string;
+    const taken = await httpJson(pier, "PUT", "/api/files/content", { body: { path: "f.txt", content: offer.reverted, baseVersion: current } });
+    expect(taken.status, taken.text).toBe(200);
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(now.replace("line twenty\n", "line 20\n"));
+
+    // The hunk's own lines changed: nothing to merge, only the sentence.
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const again = await diff("f.txt");
+    const hunk = again.hunks.find((candidate) => candidate.lines.includes("+line twenty"))!;
+    await writeFile(join(project, "f.txt"), CHANGED.replace("line twenty\n", "line XX\n"));
+    const gone = await post("revert", { path: "f.txt", base: again.base, hunk: hunk.id, shown: { header: hunk.header, lines: hunk.lines } });
+    expect(gone.status).toBe(409);
+    expect(gone.json.error.code).toBe("stale_change");
+    expect(gone.json.revert).toBeUndefined();
+
+    // A hunk the relay did not show at that base (lines made up by hand) gets no offer either.
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const third = await diff("f.txt");
+    const first = third.hunks[0]!;
+    await writeFile(join(project, "f.txt"), "top\n" + CHANGED);
+    const forged = await post("revert", { path: "f.txt", base: third.base, hunk: first.id, shown: { header: first.header, lines: first.lines.map((line) => line.replace("two", "TWO")) } });
+    expect(forged.status).toBe(409);
+    expect(forged.json.revert).toBeUndefined();
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe("top\n" + CHANGED);
+  });
+
+  it("a viewer's and a revoked driver link's revert are refused before anything is read", async () => {
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const shown = await diff("f.txt");
+    const hunk = shown.hunks[0]!;
+    await writeFile(join(project, "f.txt"), "top\n" + CHANGED);
+    const body = { path: "f.txt", base: shown.base, hunk: hunk.id, shown: { header: hunk.header, lines: hunk.lines } };
+    const viewer = await post("revert", body, viewerCookie);
+    expect(viewer.status).toBe(403);
+    expect(viewer.json.revert).toBeUndefined();
+    expect(viewer.text).not.toContain("line two");
+
+    const before = driver.frames.filter((f) => f.type === "link_created").length;
+    driver.send({ type: "pier.create_link", role: "driver" });
+    const frame = await driver.waitUntil(() => driver.frames.filter((f): f is Frame<"link_created"> => f.type === "link_created")[before], "link_created");
+    const cookie = await exchangeToken(`http://${new URL(driver.ws.url).host}/?token=${frame.token}`, pier.port);
+    // The link works until it is revoked (the same request is answered with the offer)...
+    expect((await post("revert", body, cookie)).json.revert).toBeDefined();
+    driver.send({ type: "pier.revoke_link", linkId: frame.link.id });
+    await driver.waitUntil(() => driver.frames.some((f) => f.type === "links" && f.links.some((l) => l.id === frame.link.id && l.revoked)), "the revoked link listed");
+    const revoked = await post("revert", body, cookie);
+    expect([401, 403]).toContain(revoked.status);
+    expect(revoked.text).not.toContain("line two");
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe("top\n" + CHANGED);
   });
 
   it("a viewer reads a diff where it may read the file, and may change nothing", async () => {
