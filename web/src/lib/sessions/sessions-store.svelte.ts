@@ -6,6 +6,7 @@
 import { SESSIONS_API_PATHS, SESSIONS_LIMITS, type SessionListItem, type SessionListResponse } from "@pier/protocol";
 import { connections, fillPrompt } from "../app-context.svelte.ts";
 import { PerSession } from "../session-scope.svelte.ts";
+import { sessionsPanels, type SessionsPanelState } from "./sessions-panel.svelte.ts";
 import { failureText } from "../controls/controls.svelte.ts";
 import type { RelayConnection } from "../relay/relay-connection.svelte.ts";
 import { userEntryIdFor } from "../pi-state/entry-index.ts";
@@ -22,7 +23,6 @@ const SEARCH_DELAY_MS = 200;
 const REFRESH_DELAY_MS = 300;
 
 export class SessionsStore {
-  open = $state(false);
   tab = $state<"list" | "tree">("list");
 
   items = $state.raw<SessionListItem[]>([]);
@@ -38,13 +38,23 @@ export class SessionsStore {
   treeError = $state<string | null>(null);
 
   readonly conn: RelayConnection;
+  /** Whether the panel is open: kept apart (sessions-panel.svelte.ts), the header's button reads it before this store is loaded. */
+  readonly #panel: SessionsPanelState;
   #listSeq = 0;
   #treeSeq = 0;
   #buildSeq = 0;
-  #started = false;
+  #stopEffects: (() => void) | null = null;
 
-  constructor(conn: RelayConnection) {
+  constructor(conn: RelayConnection, panel: SessionsPanelState) {
     this.conn = conn;
+    this.#panel = panel;
+  }
+
+  get open(): boolean {
+    return this.#panel.open;
+  }
+  set open(open: boolean) {
+    this.#panel.open = open;
   }
 
   /** Whether pi saves sessions at all (not with `--no-session`). */
@@ -52,11 +62,14 @@ export class SessionsStore {
     return this.conn.hello?.sessions?.persisted ?? false;
   }
 
-  /** Keep what is on screen current (idempotent). */
+  /**
+   * Keep what is on screen current (idempotent). Called as the store is made,
+   * never while a component is being set up: effects made then would end with
+   * that component, and the panel comes and goes.
+   */
   start(): void {
-    if (this.#started) return;
-    this.#started = true;
-    $effect.root(() => {
+    if (this.#stopEffects) return;
+    this.#stopEffects = $effect.root(() => {
       // Files appear and grow while pi works: refetch the open list, calmly.
       $effect(() => {
         void this.conn.sessionsListVersion;
@@ -81,6 +94,12 @@ export class SessionsStore {
         if (this.open && this.tab === "tree" && this.conn.connected) void this.loadTree();
       });
     });
+  }
+
+  /** The page dropped this store's session (session-scope.svelte.ts). */
+  stop(): void {
+    this.#stopEffects?.();
+    this.#stopEffects = null;
   }
 
   // ── the saved sessions ────────────────────────────────────────────────
@@ -295,7 +314,12 @@ function download(href: string): void {
 
 /** Each live session's saved sessions (session-scope.svelte.ts); `sessions` is the shown one's. */
 const perSession = new PerSession(
-  (base) => new SessionsStore(connections.of(base)),
+  (base) => {
+    const store = new SessionsStore(connections.of(base), sessionsPanels.of(base));
+    store.start();
+    return store;
+  },
   (shown) => (sessions = shown),
+  { dispose: (store) => store.stop() },
 );
 export let sessions = perSession.shown;
