@@ -70,6 +70,44 @@ describe("review store", () => {
     expect(store.reviews["git:f.txt"]!.message?.text).toMatch(/changed on disk since this diff was shown, so nothing was reverted/);
   });
 
+  it("a hunk's revert sends the hunk as shown; a refusal with the revert's offer goes to the editor, and says where to choose", async () => {
+    const { api, sent, state } = fakeApi();
+    const offers: [string, unknown][] = [];
+    let outcome: "opened" | "unsaved" | "failed" = "opened";
+    const reverted: string[] = [];
+    const store = new ReviewStore(
+      api,
+      () => {},
+      () => true,
+      {
+        revertConflict: async (path, offer) => {
+          offers.push([path, offer]);
+          return outcome;
+        },
+        reverted: (path) => reverted.push(path),
+      },
+    );
+    store.ensure("git:f.txt", "f.txt", "unstaged", null, "hunks");
+    await settle();
+    expect(await store.act("git:f.txt", "revert", { hunk: "h2" })).toBe(true);
+    expect(sent.at(-1)).toEqual(["revert", { path: "f.txt", base: "b1", hunk: "h2", shown: { header: "@@ -11 +11 @@", lines: ["-a", "+b"] } }]);
+    expect(reverted).toEqual(["f.txt"]);
+
+    const offer = { current: { content: "now", version: "v2" }, reverted: "then" };
+    state.fail = new FilesApiError(409, "stale_change", "moved", { error: { code: "stale_change" }, revert: offer });
+    expect(await store.act("git:f.txt", "revert", { hunk: "h1" })).toBe(false);
+    expect(offers).toEqual([["f.txt", offer]]);
+    expect(store.reviews["git:f.txt"]!.message).toEqual({ tone: "info", text: expect.stringMatching(/editor shows the file as it is now beside what the revert would make of it/) });
+    outcome = "unsaved";
+    expect(await store.act("git:f.txt", "revert", { hunk: "h1" })).toBe(false);
+    expect(store.reviews["git:f.txt"]!.message).toEqual({ tone: "error", text: expect.stringMatching(/unsaved edits in the editor, so nothing was reverted/) });
+    expect(reverted).toEqual(["f.txt"]);
+    // Staging never sends the hunk's lines, nor asks the editor.
+    state.fail = null;
+    await store.act("git:f.txt", "stage", { hunk: "h1" });
+    expect(sent.at(-1)).toEqual(["stage", { path: "f.txt", base: "b1", hunk: "h1" }]);
+  });
+
   it("follows git and its file; a review whose tab closed is dropped", async () => {
     const { api, state } = fakeApi();
     const open = new Set(["git:f.txt"]);

@@ -70,7 +70,7 @@ export async function refreshDocument(store: DocumentsStore, path: string): Prom
     return;
   }
   const model = buffer.model;
-  const mine = model && !model.isDisposed() ? model.getValue() : buffer.baseText;
+  const mine = model && !model.isDisposed() ? model.getValue() : (buffer.pendingText ?? buffer.baseText);
   if (!current.dirty || mine === file.content) {
     store.replaceBuffer(path, file.content, file.version);
     current.diskChanged = null;

@@ -25,7 +25,9 @@ export async function saveDocument(store: DocumentsStore, context: WorkbenchCont
   try {
     const result = await store.api.save(path, content, base);
     if ("kind" in result) {
-      doc.conflict = { content: result.current.content ?? "", version: result.current.version, merging: false };
+      // Refused again: the same choice, worded as before (a revert's stays a revert's).
+      const origin = doc.conflict?.origin;
+      doc.conflict = { content: result.current.content ?? "", version: result.current.version, merging: false, ...(origin ? { origin } : {}) };
       doc.deletedOnDisk = result.current.version === null;
       doc.diskChanged = null;
       store.activate(fileTabId(path));

@@ -39,8 +39,8 @@ export interface FileDocument {
   diskChanged: DiskText | null;
   /** The file is gone from disk (the buffer is kept; saving recreates it). */
   deletedOnDisk: boolean;
-  /** A save was refused (409) or the user asked to compare: theirs = disk. */
-  conflict: (DiskText & { merging: boolean }) | null;
+  /** A save was refused (409) or the user asked to compare: theirs = disk. `origin` (revert-conflict.ts): "revert", mine is what a hunk's revert would make of the file; "reverted", theirs is a revert's result written under my unsaved edits. */
+  conflict: (DiskText & { merging: boolean; origin?: "revert" | "reverted" }) | null;
 }
 
 /** Not reactive: one per open, editable file. */
@@ -54,6 +54,8 @@ export interface Buffer {
   listener: MonacoNs.IDisposable | null;
   /** A disk change arrived while saving; look again afterwards. */
   refreshAfterSave: boolean;
+  /** Text to put in as an unsaved edit once the model is made (setUnsaved before the editor showed the file). */
+  pendingText?: string;
 }
 
 /** Makes the model of a file from its text (Monaco's createModel, in the page). */
@@ -77,6 +79,8 @@ export class DocumentsStore {
   #makeModel: ModelFactory | null = null;
   /** Paths reopened from saved tabs: one that no longer exists closes quietly. */
   readonly #restoring = new Set<string>();
+  /** Loads under way, for `loaded`. */
+  readonly #loads = new Map<string, Promise<void>>();
 
   constructor(api: Pick<FilesApi, "read" | "save">, diffs: DiffsStore, hooks: DocumentsHooks) {
     this.api = api;
@@ -134,8 +138,21 @@ export class DocumentsStore {
     if (tab?.kind === "file") this.#hooks.fileActivated(tab.path);
   }
 
+  /** Resolves once an open file's document is no longer loading (at once when it is not open). */
+  loaded(path: string): Promise<void> {
+    return this.#loads.get(path) ?? Promise.resolve();
+  }
+
   /** (Re)reads an open file; its buffer starts from the disk text. */
-  async load(path: string): Promise<void> {
+  load(path: string): Promise<void> {
+    const loading = this.#load(path).finally(() => {
+      if (this.#loads.get(path) === loading) this.#loads.delete(path);
+    });
+    this.#loads.set(path, loading);
+    return loading;
+  }
+
+  async #load(path: string): Promise<void> {
     try {
       const file = await this.api.read(path);
       this.#restoring.delete(path);
@@ -176,7 +193,36 @@ export class DocumentsStore {
     buffer.model = model;
     buffer.cleanAltId = model.getAlternativeVersionId();
     buffer.listener = model.onDidChangeContent(() => this.syncDirty(path));
+    if (buffer.pendingText !== undefined) {
+      const text = buffer.pendingText;
+      delete buffer.pendingText;
+      this.#editModel(model, text);
+      this.syncDirty(path);
+    }
     return model;
+  }
+
+  /** Puts `text` in an open, editable file's buffer as an unsaved (undoable) edit; the disk is not touched. */
+  setUnsaved(path: string, text: string): void {
+    const doc = this.docs[path];
+    const buffer = this.#buffers.get(path);
+    if (!doc || !buffer) return;
+    if (buffer.model && !buffer.model.isDisposed()) {
+      this.#editModel(buffer.model, text);
+      this.syncDirty(path);
+      return;
+    }
+    // No model yet (the editor has not shown the file): it is made from the disk text, then given this one.
+    buffer.pendingText = text;
+    doc.dirty = text !== buffer.baseText;
+  }
+
+  #editModel(model: TextModel, text: string): void {
+    const edit = minimalEdit(model.getValue(), text);
+    if (!edit) return;
+    const start = model.getPositionAt(edit.start);
+    const end = model.getPositionAt(edit.end);
+    model.pushEditOperations([], [{ range: { startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: edit.text }], () => null);
   }
 
   saveViewState(path: string, state: ViewState | null): void {
@@ -214,13 +260,9 @@ export class DocumentsStore {
     const buffer = this.#buffers.get(path);
     if (!doc || !buffer) return;
     const model = buffer.model;
+    delete buffer.pendingText;
     if (model && !model.isDisposed()) {
-      const edit = minimalEdit(model.getValue(), content);
-      if (edit) {
-        const start = model.getPositionAt(edit.start);
-        const end = model.getPositionAt(edit.end);
-        model.pushEditOperations([], [{ range: { startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: edit.text }], () => null);
-      }
+      this.#editModel(model, content);
       buffer.cleanAltId = model.getAlternativeVersionId();
     }
     buffer.baseText = content;

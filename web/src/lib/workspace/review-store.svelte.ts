@@ -4,15 +4,27 @@
 // actions on files and sections. Every action names what the page showed
 // (a hunk's id, a diff's `base`): when the file moved meanwhile the relay
 // refuses it (stale_change, or a revert's save conflict) and the diff is
-// loaded again, with a sentence saying so. Nothing here is Svelte UI.
+// loaded again, with a sentence saying so. A hunk's revert so refused whose
+// hunk is still in the file opens the editor's conflict view with what the
+// revert would make of the file now (revert-conflict.ts, through `hooks`).
+// Nothing here is Svelte UI.
 
 import type { GitDiffResponse, GitDiffSide, GitReviewRequest } from "@pier/protocol";
 import { describeError } from "./describe-error.ts";
 import { FilesApiError, type FilesApi } from "./files-api.ts";
+import { revertOfferOf, type RevertConflictOutcome, type RevertOffer } from "./revert-conflict.ts";
 
 export type ReviewApi = Pick<FilesApi, "gitDiff" | "gitStage" | "gitUnstage" | "gitRevert">;
 export type ReviewAction = "stage" | "unstage" | "revert";
 export type ReviewView = "hunks" | "side";
+
+/** What the editor does around a revert (the workbench wires these to its documents). */
+export interface ReviewHooks {
+  /** A hunk's revert met a file changed meanwhile: show the disk's text beside the revert's. */
+  revertConflict(path: string, offer: RevertOffer): Promise<RevertConflictOutcome>;
+  /** A revert was written: an open file with unsaved edits shows them beside it. */
+  reverted(path: string): void;
+}
 
 export interface ReviewMessage {
   tone: "info" | "error";
@@ -59,12 +71,14 @@ export class ReviewStore {
   #loads = new Map<string, number>();
 
   readonly #isOpen: (key: string) => boolean;
+  readonly #hooks: ReviewHooks | null;
 
   /** `changed`: an action went through (reload git status now rather than wait for the watcher); `isOpen`: is the review's tab still open? */
-  constructor(api: ReviewApi, changed: () => void, isOpen: (key: string) => boolean = () => true) {
+  constructor(api: ReviewApi, changed: () => void, isOpen: (key: string) => boolean = () => true, hooks: ReviewHooks | null = null) {
     this.#api = api;
     this.#changed = changed;
     this.#isOpen = isOpen;
+    this.#hooks = hooks;
   }
 
   /** The review of a diff tab, made (and loaded) on first use. */
@@ -111,15 +125,21 @@ export class ReviewStore {
     if (!review || review.busy !== null || !review.diff) return false;
     const request: GitReviewRequest = { path: review.path, base: review.diff.base, ...what };
     if (action === "unstage" && review.from !== null) request.from = review.from;
+    // The hunk as shown: if the file moved meanwhile, the relay can say what this revert would make of it now.
+    const shown = action === "revert" && what.hunk !== undefined ? review.diff.hunks.find((hunk) => hunk.id === what.hunk) : undefined;
+    if (shown) request.shown = { header: shown.header, lines: shown.lines };
     review.busy = what.hunk ?? what.part ?? "file";
     review.message = null;
     try {
       await this.#send(action, request);
       this.#changed();
+      if (action === "revert") this.#hooks?.reverted(review.path);
       return true;
     } catch (error) {
+      const offer = action === "revert" ? revertOfferOf(error) : null;
+      const text = offer ? offerText(this.#hooks ? await this.#hooks.revertConflict(review.path, offer) : "failed", review.path) : null;
       const target = this.reviews[key];
-      if (target) target.message = { tone: "error", text: failureText(error, action) };
+      if (target) target.message = text ?? { tone: "error", text: failureText(error, action) };
       return false;
     } finally {
       const target = this.reviews[key];
@@ -163,6 +183,7 @@ export class ReviewStore {
     for (const [path, base] of bases) {
       try {
         await this.#api.gitRevert({ path, base });
+        this.#hooks?.reverted(path);
       } catch (error) {
         failed.push(`${path}: ${failureText(error, "revert")}`);
       }
@@ -193,6 +214,21 @@ export class ReviewStore {
     if (action === "unstage") return this.#api.gitUnstage(request);
     return this.#api.gitRevert(request);
   }
+}
+
+/** The review's sentence once the editor took (or left) a revert's offer. */
+function offerText(outcome: RevertConflictOutcome, path: string): ReviewMessage {
+  if (outcome === "opened")
+    return {
+      tone: "info",
+      text: `${path} changed since this diff was shown, so nothing was reverted yet. The editor shows the file as it is now beside what the revert would make of it: choose there.`,
+    };
+  if (outcome === "unsaved")
+    return {
+      tone: "error",
+      text: `${path} changed since this diff was shown and has unsaved edits in the editor, so nothing was reverted. Save or discard them, then revert again from the diff as it is now.`,
+    };
+  return { tone: "error", text: `${path} changed since this diff was shown, so nothing was reverted; the diff now shows the file as it is.` };
 }
 
 function failureText(error: unknown, action: ReviewAction): string {

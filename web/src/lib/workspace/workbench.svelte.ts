@@ -26,6 +26,7 @@ import { createFilesApi, type FilesApi } from "./files-api.ts";
 import type { GitRepoStore } from "./git-repo-store.svelte.ts";
 import { GitStore } from "./git-store.svelte.ts";
 import { ReviewStore, type ReviewView } from "./review-store.svelte.ts";
+import { openRevertConflict, showRevertOverUnsaved } from "./revert-conflict.ts";
 import type { SearchStore } from "./search-store.svelte.ts";
 import { LayoutStore, type LayoutOptions } from "./layout-store.svelte.ts";
 import { loadSavedTabs, storeSavedTabs } from "./saved-tabs.ts";
@@ -95,6 +96,10 @@ export class WorkbenchStore {
       this.api,
       () => void this.loadGit(),
       (key) => key in this.diffStore.diffs,
+      {
+        revertConflict: (path, offer) => openRevertConflict(this.documents, path, offer),
+        reverted: (path) => void showRevertOverUnsaved(this.documents, path),
+      },
     );
     this.documents = new DocumentsStore(this.api, this.diffStore, {
       fileActivated: (path) => (this.fileTree.selectedPath = path),

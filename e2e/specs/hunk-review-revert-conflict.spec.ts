@@ -1,0 +1,171 @@
+// A hunk's Revert that meets a file changed meanwhile (issue #34 item 1), in
+// real Chromium against a real relay and git: a second browser adds a line
+// to the file with the editor's save after the first showed its diff (the
+// first browser's diff reloads are held, so its click is certain to name the
+// old diff), and the revert opens the conflict view with the disk's text
+// beside what the revert would make of it now. Taking the revert writes it;
+// keeping the disk's (after a change made from the shell) leaves the disk
+// alone. A revert that goes through while the file has unsaved edits in the
+// editor opens the conflict view too, and the edits are kept.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "../support/pier.ts";
+import { commitAll } from "../support/git-repo.ts";
+import { projectDir } from "../support/project-dir.ts";
+
+const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
+const ORIGINAL = lines(12);
+const CHANGED = ORIGINAL.replace("line 8\n", "line eight\n");
+const ADDED = "added by the other browser\n";
+
+async function openExplorer(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+  const explorer = page.getByRole("navigation", { name: "Explorer" });
+  if (!(await explorer.isVisible())) await page.getByRole("button", { name: "Explorer" }).click();
+  await expect(explorer).toBeVisible();
+}
+
+/** The first browser: review.txt's Hunks view from the Changes list. */
+async function openHunks(page: Page): Promise<Locator> {
+  // A phone-sized screenshot closes the explorer: open it again.
+  const explorer = page.getByRole("navigation", { name: "Explorer" });
+  if (!(await explorer.isVisible())) await page.getByRole("button", { name: "Explorer" }).click();
+  await page.getByRole("tab", { name: /Changes/ }).click();
+  await page
+    .getByRole("list", { name: "Changed files" })
+    .getByRole("button", { name: /review\.txt/ })
+    .click();
+  await page.getByRole("button", { name: "Hunks", exact: true }).click();
+  const review = page.getByRole("region", { name: "Hunks of review.txt (not staged)" });
+  await expect(review.locator("section.hunk")).toHaveCount(1);
+  return review;
+}
+
+/** Holds this page's diff loads until released: the page keeps showing the diff it had, as when a click beats the watcher. */
+async function holdDiffs(page: Page): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const handler = async (route: import("@playwright/test").Route) => {
+    await gate;
+    await route.continue().catch(() => {});
+  };
+  await page.route("**/api/git/diff?**", handler);
+  return async () => {
+    release();
+    await page.unroute("**/api/git/diff?**", handler);
+  };
+}
+
+const editorLines = (page: Page) => page.getByRole("region", { name: "Editor" }).locator(".monaco-editor .view-lines").first();
+const sideText = async (side: Locator) => (await side.innerText()).replace(/\u00a0/g, " ");
+
+test("a revert that meets a file changed in another browser opens the conflict view; take the revert, then keep the disk's", async ({ page, pier, browser }) => {
+  const dir = await projectDir(pier);
+  const file = join(dir, "review.txt");
+  await writeFile(file, ORIGINAL);
+  commitAll(dir);
+  await writeFile(file, CHANGED);
+
+  await openExplorer(page, pier.url);
+  const review = await openHunks(page);
+  const release = await holdDiffs(page);
+
+  // The second browser opens the file, adds a line at the top and saves it.
+  const other = await (await browser.newContext()).newPage();
+  await openExplorer(other, await pier.freshUrl());
+  await other.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name: "review.txt", exact: true }).click();
+  await expect(editorLines(other)).toContainText("line eight", { timeout: 30_000 });
+  await editorLines(other).click();
+  await other.keyboard.press("Control+Home");
+  await other.keyboard.type(ADDED);
+  await other.keyboard.press("Control+s");
+  const now = ADDED + CHANGED;
+  await expect.poll(() => readFile(file, "utf8")).toBe(now);
+
+  // The first browser still shows the old diff; its Revert is refused and the conflict view opens.
+  await review.getByRole("button", { name: /^Revert hunk/ }).click();
+  const conflict = page.getByRole("region", { name: "Revert conflict" });
+  await expect(conflict).toBeVisible();
+  await expect(conflict).toContainText("the hunk was not reverted yet");
+  const left = conflict.locator(".editor.original .view-lines:not(.line-delete)");
+  const right = conflict.locator(".editor.modified .view-lines:not(.line-delete)");
+  await expect(left).toContainText("added by the other browser");
+  await expect(left).toContainText("line eight");
+  await expect(right).toContainText("added by the other browser");
+  await expect(right).toContainText("line 8");
+  expect(await sideText(right)).not.toContain("line eight");
+  expect(await readFile(file, "utf8")).toBe(now);
+  await snapshots(page, "offer");
+
+  await conflict.getByRole("button", { name: "Take the revert" }).click();
+  await expect(conflict).toBeHidden();
+  await expect.poll(() => readFile(file, "utf8")).toBe(ADDED + ORIGINAL);
+  await release();
+
+  // Again, the change made from the shell this time; keeping the disk's leaves it as it is.
+  await writeFile(file, CHANGED);
+  const again = await openHunks(page);
+  const releaseAgain = await holdDiffs(page);
+  await writeFile(file, "from the shell\n" + CHANGED);
+  await expect(editorLines(other)).toContainText("from the shell");
+  await again.getByRole("button", { name: /^Revert hunk/ }).click();
+  const second = page.getByRole("region", { name: "Revert conflict" });
+  await expect(second.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("from the shell");
+  await expect(second.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("line 8");
+  await second.getByRole("button", { name: "Keep the disk's" }).click();
+  await expect(second).toBeHidden();
+  await expect(editorLines(page)).toContainText("line eight");
+  // Clean again: the buffer is the disk's text.
+  await expect(page.locator('[data-tab-id="file:review.txt"]')).not.toContainText("unsaved changes");
+  expect(await readFile(file, "utf8")).toBe("from the shell\n" + CHANGED);
+  await releaseAgain();
+  await other.context().close();
+});
+
+test("a revert under unsaved edits in the editor opens the conflict view; the edits are kept", async ({ page, pier }) => {
+  const dir = await projectDir(pier);
+  const file = join(dir, "review.txt");
+  await writeFile(file, ORIGINAL);
+  commitAll(dir);
+  await writeFile(file, CHANGED);
+
+  await openExplorer(page, pier.url);
+  await page.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name: "review.txt", exact: true }).click();
+  await expect(editorLines(page)).toContainText("line eight", { timeout: 30_000 });
+  await editorLines(page).click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("my unsaved line\n");
+  await expect(page.getByRole("tab", { name: "review.txt (unsaved changes)" })).toBeVisible();
+
+  const review = await openHunks(page);
+  await review.getByRole("button", { name: /^Revert hunk/ }).click();
+  await expect.poll(() => readFile(file, "utf8")).toBe(ORIGINAL);
+  const conflict = page.getByRole("region", { name: "Revert conflict" });
+  await expect(conflict).toBeVisible();
+  await expect(conflict).toContainText("while it had unsaved edits");
+  await expect(conflict.locator(".editor.original .view-lines:not(.line-delete)")).toContainText("line 8");
+  await expect(conflict.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("my unsaved line");
+  await expect(conflict.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("line eight");
+  await snapshots(page, "unsaved");
+
+  await conflict.getByRole("button", { name: "Keep my edits" }).click();
+  await expect(conflict).toBeHidden();
+  await expect.poll(() => readFile(file, "utf8")).toBe(CHANGED + "my unsaved line\n");
+});
+
+/** Screenshots for a person to look at (PIER_SHOTS=dir), at 1440×900 and a phone's 390×844 (the editor's pane shown), then back. */
+async function snapshots(page: Page, name: string): Promise<void> {
+  const dir = process.env.PIER_SHOTS;
+  if (!dir) return;
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: join(dir, `hunk-review-revert-${name}-1440.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const editorPane = page.getByRole("tab", { name: /^Editor/ });
+  if (await editorPane.isVisible()) await editorPane.click();
+  await expect(page.getByRole("region", { name: "Revert conflict" })).toBeVisible();
+  await page.screenshot({ path: join(dir, `hunk-review-revert-${name}-390.png`) });
+  if (size) await page.setViewportSize(size);
+}
