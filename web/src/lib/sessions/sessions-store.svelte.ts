@@ -63,9 +63,9 @@ export class SessionsStore {
   }
 
   /**
-   * Keep what is on screen current (idempotent). Called as the store is made,
-   * never while a component is being set up: effects made then would end with
-   * that component, and the panel comes and goes.
+   * Keep what is on screen current (idempotent). Called as the store is made
+   * (its module loads with the panel or a first fork, so no component of the
+   * first screen is there to start it); stopped when the page drops the session.
    */
   start(): void {
     if (this.#stopEffects) return;
