@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { expect } from "./pier.ts";
 
 /** The driver makes a viewer link in the Share dialog and a fresh browser opens it; the Share dialog is closed again. `prepare`: runs on the fresh browser before it opens the link (e.g. to slow one of its requests). */
-export async function openViewer(driver: Page, browser: Browser, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> {
+export async function openViewer(driver: Page, browser: Browser, prepare?: (context: BrowserContext) => Promise<unknown>): Promise<Page> {
   await driver.getByRole("button", { name: "Share", exact: true }).click();
   const share = driver.getByRole("dialog", { name: "Share" });
   await share.getByRole("button", { name: "Create viewer link" }).click();
