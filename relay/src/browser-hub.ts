@@ -164,10 +164,18 @@ export class BrowserHub {
    * (chunk-reclaim.ts), so it reads as empty then.
    */
   writeStdout(chunk: Buffer): void {
-    const bytes = chunk.length;
-    this.#replay.stage(chunk);
+    this.copyStdout(chunk);
     freeChunk(chunk);
-    this.#batcher.push(bytes);
+  }
+
+  /**
+   * writeStdout for a chunk the caller still holds (pier tap: the client's
+   * stream may not have written it yet): copied into the replay's storage
+   * at once, like any chunk, and left as it is; the caller frees it.
+   */
+  copyStdout(chunk: Buffer): void {
+    this.#replay.stage(chunk);
+    this.#batcher.push(chunk.length);
   }
 
   /**

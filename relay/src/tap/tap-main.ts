@@ -16,6 +16,7 @@ import { open } from "node:fs/promises";
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
 import { MAX_COMMAND_BYTES } from "@pier/protocol";
+import { freeChunk } from "../chunk-reclaim.ts";
 import { CliError, isLoopback } from "../cli-options.ts";
 import { networkWarning } from "../network-warning.ts";
 import { SecretScrubber } from "../secret-scrubber.ts";
@@ -87,7 +88,7 @@ export async function tapMain(argv: string[], webRoot: string): Promise<void> {
     child.stdout,
     out,
     () => outOpen,
-    (bytes) => server.stdout(copyForHub(bytes)),
+    (bytes) => server.stdout(bytes),
   );
   out.on("error", () => {
     outOpen = false;
@@ -141,24 +142,22 @@ export async function tapMain(argv: string[], webRoot: string): Promise<void> {
   }
 }
 
-/** `from`'s bytes to `to` as they come, pausing `from` while `to` is behind; then `after` gets them (the browsers' copy). */
+/**
+ * `from`'s bytes to `to` as they come, pausing `from` while `to` is behind;
+ * then `after` gets them (the browsers' copy), at once and in the same order
+ * (so what the tap reports after a chunk, a client line or pi's exit, comes
+ * after it for the browsers too). `after` copies what it keeps: the chunk
+ * itself is `to`'s until written, and freed then (chunk-reclaim.ts: a chunk
+ * left to the collector lingers, and pi's reads come fast).
+ */
 function pipeOut(from: NodeJS.ReadableStream & { pause(): unknown; resume(): unknown }, to: Writable, isOpen: () => boolean, after: (bytes: Buffer) => void): void {
   from.on("data", (bytes: Buffer) => {
-    if (isOpen() && !to.write(bytes)) from.pause();
+    const writing = isOpen();
+    if (writing && !to.write(bytes, () => freeChunk(bytes))) from.pause();
     after(bytes);
+    if (!writing) freeChunk(bytes);
   });
   to.on("drain", () => from.resume());
-}
-
-/**
- * The browsers' copy of a chunk the client's stream still holds: the hub
- * frees what it is given once sent (chunk-reclaim.ts), and a chunk can only
- * be freed if it is all of its ArrayBuffer.
- */
-function copyForHub(bytes: Buffer): Buffer {
-  const copy = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(copy);
-  return copy;
 }
 
 async function writeLinkFile(path: string, url: string): Promise<void> {

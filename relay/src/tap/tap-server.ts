@@ -76,9 +76,9 @@ export class TapServer {
     this.#heartbeat = new Heartbeat(options.heartbeatMs);
   }
 
-  /** A piece of pi's stdout, after the client got it. The hub takes `bytes` over (it may free them). */
+  /** A piece of pi's stdout, after it was handed to the client's stream: copied at once, left to the caller (that stream may still hold it). */
   stdout(bytes: Buffer): void {
-    this.#hub.writeStdout(bytes);
+    this.#hub.copyStdout(bytes);
   }
 
   stderrLine(line: string): void {

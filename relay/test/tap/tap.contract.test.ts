@@ -233,6 +233,37 @@ describe("pier tap on the wire", () => {
     expect(viewer.frames.some((frame) => frame.type === "child_exited")).toBe(true);
   });
 
+  it("hands a client that reads slowly every byte as the child wrote it, and a viewer the same, though the tap frees each chunk once written", async () => {
+    // Distinct lines, so a chunk freed or reused while the client's stream still held it shows as bytes missing or wrong.
+    const LINES = 60_000;
+    const script = `const lines=[];for(let i=0;i<${LINES};i++)lines.push(JSON.stringify({n:i,pad:"p".repeat(100+(i%23))})+"\\n");process.stdout.write(lines.join(""));process.stdin.resume();process.stdin.on("end",()=>process.exit(0))`;
+    const expected = Buffer.from(Array.from({ length: LINES }, (_, i) => `${JSON.stringify({ n: i, pad: "p".repeat(100 + (i % 23)) })}\n`).join(""));
+    const tap = startTap([process.execPath, "-e", script]);
+    // The client does not read at first: the tap's writes to it queue up, and the child is paused behind them.
+    tap.child.stdout.pause();
+    const url = await waitFor(() => LINK_LINE.exec(tap.stderr())?.[1], "the tap's link on stderr");
+    const viewer = await connectBrowser(await asPier(url), { parseRecords: false });
+    cleanups.push(() => viewer.close());
+    await viewer.waitUntil(() => viewer.chunks.length > 0 || undefined, "the first of the child's bytes at the viewer");
+    expect(viewer.bytes().length).toBeLessThan(expected.length);
+    // Then it reads in sips, 20 ms apart.
+    const sips = setInterval(() => {
+      tap.child.stdout.resume();
+      setImmediate(() => tap.child.stdout.pause());
+    }, 20);
+    try {
+      await waitFor(() => tap.stdout().length >= expected.length, "every byte at the client", 30_000);
+    } finally {
+      clearInterval(sips);
+      tap.child.stdout.resume();
+    }
+    tap.child.stdin.end();
+    expect(await tap.exited).toEqual({ code: 0, signal: null });
+    expect(tap.stdout().equals(expected)).toBe(true);
+    await viewer.waitUntil(() => viewer.bytes().length >= expected.length || undefined, "every byte at the viewer");
+    expect(viewer.bytes().equals(expected)).toBe(true);
+  });
+
   it("exits with the child's code, or is ended by the child's signal", async () => {
     const three = startTap([process.execPath, "-e", "process.exit(3)"]);
     three.child.stdin.end();
