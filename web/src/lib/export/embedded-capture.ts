@@ -2,7 +2,7 @@
 // file (replay/open-capture.ts, the untrusted reader), and the page's own
 // player code, to export it again.
 
-import { openCaptureText, type OpenResult } from "../replay/open-capture.ts";
+import { openCaptureProgressively, type OpenResult } from "../replay/open-capture.ts";
 import { CAPTURE_ELEMENT_ID, CAPTURE_SCRIPT_TYPE, unescapeFromScript } from "./embed.ts";
 import { EXPORT_INFO_ID, EXPORT_INFO_TYPE, PLAYER_SCRIPT_ID, PLAYER_STYLE_ID, type ExportInfo, type PlayerAssets } from "./export-page.ts";
 
@@ -17,12 +17,12 @@ export function embeddedInfo(doc: Document): ExportInfo {
   }
 }
 
-/** The page's capture, through the same reader as a dropped file. */
+/** The page's capture, through the same reader as a dropped file (a large one opens before it is read through). */
 export function readEmbeddedCapture(doc: Document): OpenResult {
   const info = embeddedInfo(doc);
   const element = doc.getElementById(CAPTURE_ELEMENT_ID);
   if (element === null || element.getAttribute("type") !== CAPTURE_SCRIPT_TYPE) return { ok: false, message: "This page holds no capture." };
-  return openCaptureText(info.name, unescapeFromScript(element.textContent ?? ""));
+  return openCaptureProgressively(info.name, unescapeFromScript(element.textContent ?? ""));
 }
 
 /** The player's code as this page carries it, or null outside an exported page. */

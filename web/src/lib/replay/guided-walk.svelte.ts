@@ -108,7 +108,9 @@ export class GuidedWalk {
   /** The capture as it was read, with these notes (every other line byte for byte). */
   text(): string {
     const { text, layout } = this.player.capture.source;
-    return captureWithNotes(text, layout, this.notes);
+    // Still being read (a version 1 file: events to its end), the layout knows only the events read so far.
+    const reading = this.player.capture.progress?.done === false;
+    return captureWithNotes(text, reading ? { headerEnd: layout.headerEnd, eventsEnd: text.length } : layout, this.notes);
   }
 
   /** Download the capture with its notes, under its own name. */

@@ -2,7 +2,7 @@
 // leads to `/?replay`; the page then asks for the capture's name (a live
 // relay answers 404: the page connects as usual).
 
-import { openCaptureText, type OpenResult } from "./open-capture.ts";
+import { openCaptureProgressively, type OpenResult } from "./open-capture.ts";
 import { REPLAY_CAPTURE_PATH, REPLAY_PROBE_PATH } from "./replay-session.svelte.ts";
 
 export interface ServedReplayInfo {
@@ -21,12 +21,12 @@ export async function probeServedReplay(): Promise<ServedReplayInfo | null> {
   }
 }
 
-/** The served capture, read like a dropped one. */
+/** The served capture, read like a dropped one (a large one opens before it is read through). */
 export async function fetchServedCapture(info: ServedReplayInfo): Promise<OpenResult> {
   try {
     const response = await fetch(REPLAY_CAPTURE_PATH, { credentials: "same-origin", cache: "no-store" });
     if (!response.ok) return { ok: false, message: `${info.name} could not be loaded (HTTP ${response.status}).` };
-    return openCaptureText(info.name, await response.text());
+    return openCaptureProgressively(info.name, await response.text());
   } catch (error) {
     return { ok: false, message: `${info.name} could not be loaded: ${error instanceof Error ? error.message : String(error)}` };
   }

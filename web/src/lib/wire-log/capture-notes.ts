@@ -73,15 +73,23 @@ export function parseNote(value: Record<string, unknown>, line: number): NoteAt 
  */
 export function recordEnds(events: readonly CaptureEvent[]): Uint32Array {
   const ends = new Uint32Array(events.length);
-  let count = 0;
+  const counter = new RecordCounter();
+  for (let i = 0; i < events.length; i++) ends[i] = counter.add(events[i]!);
+  return ends;
+}
+
+/** recordEnds one event at a time (for a capture read in slices). */
+export class RecordCounter {
+  count = 0;
   /** pi's stream has bytes of a line whose LF has not come yet. */
-  let partial = false;
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i]!;
+  #partial = false;
+
+  /** The records the page holds once this event (the next one) is applied. */
+  add(event: CaptureEvent): number {
     if (event.kind === "bytes") {
       const bytes = event.bytes;
       let lf = bytes.indexOf(0x0a);
-      if (lf === -1) partial ||= bytes.length > 0;
+      if (lf === -1) this.#partial ||= bytes.length > 0;
       else {
         let lines = 0;
         let last = lf;
@@ -89,23 +97,22 @@ export function recordEnds(events: readonly CaptureEvent[]): Uint32Array {
           lines++;
           last = lf;
         }
-        count += lines;
-        partial = last < bytes.length - 1;
+        this.count += lines;
+        this.#partial = last < bytes.length - 1;
       }
     } else if (event.kind === "frame") {
-      count++;
+      this.count++;
       const type = frameType(event.text);
-      if (type === "hello" || type === "child_started") partial = false;
-      else if (type === "child_exited" && partial) {
-        count++;
-        partial = false;
+      if (type === "hello" || type === "child_started") this.#partial = false;
+      else if (type === "child_exited" && this.#partial) {
+        this.count++;
+        this.#partial = false;
       }
     } else {
-      count++;
+      this.count++;
     }
-    ends[i] = count;
+    return this.count;
   }
-  return ends;
 }
 
 /** A relay frame's type, cheaply: only the frames that restart pi's stream matter, and they are small. */

@@ -450,56 +450,112 @@ function parseEvent(line: string, lineNo: number, lastT: number): CaptureEvent |
   }
 }
 
-/** Read a capture file (untrusted). */
-export function readCapture(text: string, limits: CaptureLimits = {}): CaptureReadResult {
-  const maxFile = limits.maxFileChars ?? 256 * 1024 * 1024;
-  const maxLine = limits.maxLineChars ?? 64 * 1024 * 1024;
-  const events: CaptureEvent[] = [];
-  const fail = (error: CaptureError, header: CaptureHeader | null): CaptureReadResult => ({ ok: false, error, header, events });
-  if (text.length > maxFile) return fail({ code: "too_large", line: 0, message: `The file is larger than ${maxFile} characters.` }, null);
-  if (text.length === 0) return fail({ code: "empty", line: 0, message: "The file is empty." }, null);
-  let header: CaptureHeader | null = null;
-  let lastT = 0;
-  let lineNo = 0;
-  let start = 0;
-  const layout: CaptureLayout = { headerEnd: 0, eventsEnd: 0 };
-  const notes: NoteAt[] = [];
-  while (start < text.length) {
-    lineNo++;
-    let end = text.indexOf("\n", start);
-    const complete = end !== -1;
-    if (!complete) end = text.length;
-    if (end - start > maxLine) return fail({ code: "line_too_long", line: lineNo, message: `Line ${lineNo} is longer than ${maxLine} characters.` }, header);
-    let line = text.slice(start, end);
-    start = end + 1;
-    if (line.endsWith("\r")) line = line.slice(0, -1); // saved by an editor with CRLF line ends
-    if (header === null) {
-      const parsed = parseHeader(line);
-      if ("code" in parsed) return fail(parsed, null);
-      header = parsed;
-      layout.headerEnd = layout.eventsEnd = Math.min(start, text.length);
-      continue;
-    }
-    if (line.trim() === "") continue;
-    const event = parseEvent(line, lineNo, lastT);
-    if ("code" in event) {
-      // A last line without its newline that does not parse: the file was cut off while being written.
-      if (!complete && event.code === "bad_line") return fail({ code: "truncated", line: lineNo, message: `Line ${lineNo} is cut off: the file ends in the middle of an event.` }, header);
-      return fail(event, header);
-    }
-    if ("note" in event) {
-      if (header.version === CAPTURE_VERSION)
-        return fail({ code: "bad_note", line: lineNo, message: `Line ${lineNo}: a note in a version ${CAPTURE_VERSION} capture (notes came with version ${CAPTURE_NOTES_VERSION}).` }, header);
-      notes.push(event.note);
-      continue;
-    }
-    if (notes.length > 0) return fail({ code: "bad_note", line: lineNo, message: `Line ${lineNo}: an event after the notes (notes come after every event).` }, header);
-    lastT = event.t;
-    events.push(event);
-    layout.eventsEnd = Math.min(start, text.length);
+/**
+ * Reads a capture's text a slice at a time (untrusted, exactly as
+ * readCapture, which is this run to the end): every line is checked in full
+ * (JSON, types, strict base64, times) before its event is handed out, so a
+ * page can show the first events while the rest is still being read, and a
+ * bad line anywhere still stops the reading with its code and line number.
+ */
+export class CaptureTextReader {
+  readonly text: string;
+  readonly #maxLine: number;
+  header: CaptureHeader | null = null;
+  /** The events read so far (grows; never changes once handed out). */
+  readonly events: CaptureEvent[] = [];
+  readonly layout: CaptureLayout = { headerEnd: 0, eventsEnd: 0 };
+  /** Set once the reading stopped at a problem. */
+  error: CaptureError | null = null;
+  /** The notes, checked against every event, once the reading is done. */
+  notes: CaptureNote[] = [];
+  #done = false;
+  #lastT = 0;
+  #lineNo = 0;
+  #start = 0;
+  readonly #pendingNotes: NoteAt[] = [];
+
+  constructor(text: string, limits: CaptureLimits = {}) {
+    this.text = text;
+    const maxFile = limits.maxFileChars ?? 256 * 1024 * 1024;
+    this.#maxLine = limits.maxLineChars ?? 64 * 1024 * 1024;
+    if (text.length > maxFile) this.#fail({ code: "too_large", line: 0, message: `The file is larger than ${maxFile} characters.` });
+    else if (text.length === 0) this.#fail({ code: "empty", line: 0, message: "The file is empty." });
   }
-  if (header === null) return fail({ code: "empty", line: 0, message: "The file is empty." }, null);
-  const checked = checkNotes(notes, events);
-  if (!Array.isArray(checked)) return fail(checked, header);
-  return { ok: true, header, events, notes: checked, layout };
+
+  /** The reading reached the end of the file (or stopped at a problem). */
+  get finished(): boolean {
+    return this.#done;
+  }
+
+  /** Characters of the file read so far. */
+  get charsRead(): number {
+    return Math.min(this.#start, this.text.length);
+  }
+
+  /**
+   * Read on until the end, or until `stop()` says enough (asked after each
+   * event, so at least one event is read per call). Returns finished.
+   */
+  readSome(stop: () => boolean = () => false): boolean {
+    const text = this.text;
+    while (!this.#done && this.#start < text.length) {
+      this.#lineNo++;
+      const lineNo = this.#lineNo;
+      const start = this.#start;
+      let end = text.indexOf("\n", start);
+      const complete = end !== -1;
+      if (!complete) end = text.length;
+      if (end - start > this.#maxLine) return this.#fail({ code: "line_too_long", line: lineNo, message: `Line ${lineNo} is longer than ${this.#maxLine} characters.` });
+      let line = text.slice(start, end);
+      this.#start = end + 1;
+      const after = Math.min(this.#start, text.length);
+      if (line.endsWith("\r")) line = line.slice(0, -1); // saved by an editor with CRLF line ends
+      if (this.header === null) {
+        const parsed = parseHeader(line);
+        if ("code" in parsed) return this.#fail(parsed);
+        this.header = parsed;
+        this.layout.headerEnd = this.layout.eventsEnd = after;
+        continue;
+      }
+      if (line.trim() === "") continue;
+      const event = parseEvent(line, lineNo, this.#lastT);
+      if ("code" in event) {
+        // A last line without its newline that does not parse: the file was cut off while being written.
+        if (!complete && event.code === "bad_line") return this.#fail({ code: "truncated", line: lineNo, message: `Line ${lineNo} is cut off: the file ends in the middle of an event.` });
+        return this.#fail(event);
+      }
+      if ("note" in event) {
+        if (this.header.version === CAPTURE_VERSION)
+          return this.#fail({ code: "bad_note", line: lineNo, message: `Line ${lineNo}: a note in a version ${CAPTURE_VERSION} capture (notes came with version ${CAPTURE_NOTES_VERSION}).` });
+        this.#pendingNotes.push(event.note);
+        continue;
+      }
+      if (this.#pendingNotes.length > 0) return this.#fail({ code: "bad_note", line: lineNo, message: `Line ${lineNo}: an event after the notes (notes come after every event).` });
+      this.#lastT = event.t;
+      this.events.push(event);
+      this.layout.eventsEnd = after;
+      if (stop()) return false;
+    }
+    if (this.#done) return true;
+    if (this.header === null) return this.#fail({ code: "empty", line: 0, message: "The file is empty." });
+    const checked = checkNotes(this.#pendingNotes, this.events);
+    if (!Array.isArray(checked)) return this.#fail(checked);
+    this.notes = checked;
+    this.#done = true;
+    return true;
+  }
+
+  #fail(error: CaptureError): true {
+    this.error = error;
+    this.#done = true;
+    return true;
+  }
+}
+
+/** Read a capture file (untrusted), all of it. */
+export function readCapture(text: string, limits: CaptureLimits = {}): CaptureReadResult {
+  const reader = new CaptureTextReader(text, limits);
+  reader.readSome();
+  if (reader.error !== null) return { ok: false, error: reader.error, header: reader.header, events: reader.events };
+  return { ok: true, header: reader.header!, events: reader.events, notes: reader.notes, layout: reader.layout };
 }
