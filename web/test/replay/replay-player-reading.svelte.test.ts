@@ -79,4 +79,18 @@ describe("playing a capture while it is read", () => {
     expect(player.readError).toBe("big.jsonl cannot be replayed: Line 4: not JSON.");
     expect(player.atEnd).toBe(true);
   });
+
+  it("stops reading the file once the capture is left", () => {
+    const { capture, slice } = opened([0, 1, 2, 3, 4].map((i) => frame(i * 10, i)));
+    const { conn } = connection();
+    const player = new ReplayPlayer(conn as unknown as RelayConnection, capture);
+    player.start();
+    slice();
+    const read = capture.progress!.read;
+    expect(read).toBe(2);
+    player.dispose();
+    slice();
+    slice();
+    expect([capture.progress!.read, capture.progress!.done]).toEqual([read, false]);
+  });
 });

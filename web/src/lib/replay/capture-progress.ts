@@ -58,6 +58,18 @@ export class CaptureProgress {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * The capture was left (the replay exited, another file opened): the rest
+   * is never read, so a 40 MB file does not go on costing CPU behind another
+   * page. Whoever waits on `whenDone` (an export, a compare of this capture)
+   * is let go with it.
+   */
+  cancel(): void {
+    if (this.done) return;
+    this.#reader = null;
+    this.#listeners.clear();
+  }
+
   /** Take what the first slice read, then read the rest slice by slice. */
   start(capture: OpenedCapture, toItem: (event: CaptureEvent) => ReplayItem, options: ProgressOptions, refuse: (message: string) => string): void {
     const schedule = options.schedule ?? nextTask();

@@ -115,10 +115,12 @@ export class ReplayPlayer {
   }
 
   /** Stop playing and let go of the connection (the caller reconnects or closes it). */
+  /** The capture is left for good (every capture opened gets a player of its own): its reading stops too. */
   dispose(): void {
     this.pause();
     this.#stopListening?.();
     this.#stopListening = null;
+    this.capture.progress?.cancel();
   }
 
   /** Feed up to `target`, or as far as is read and follow the reading there. */
