@@ -18,8 +18,8 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 import { exportCapture } from "../relay/src/export/export-main.ts";
 import { parseExportOptions } from "../relay/src/export/export-options.ts";
 import { startPierReplay } from "../relay/test/support/pier-process.ts";
-import { CaptureWriter } from "../web/src/lib/wire-log/capture.ts";
 import { BENCH_CHROMIUM_ARGS } from "./support/pier-page.ts";
+import { streamedCapture } from "./support/streamed-capture.ts";
 
 const RUNS = Number(process.env.PIER_BENCH_EXPORT_RUNS ?? 3);
 const PROMPTS = 20;
@@ -28,61 +28,6 @@ const DIST = new URL("../web/dist/", import.meta.url).pathname;
 if (!existsSync(join(DIST, "export", "player.js"))) {
   console.log("web/dist/export is not built: run `pnpm build` first. Skipping.");
   process.exit(0);
-}
-
-/** About 100,000 events: 20 prompts, each answered in 5,000 streamed deltas (as bench/replay.bench.ts). */
-function buildCapture(): { text: string; events: number } {
-  const start = Date.parse("2026-12-01T10:00:00.000Z");
-  const writer = new CaptureWriter({ startedAt: start, pier: "bench", redact: { secrets: true } });
-  const encoder = new TextEncoder();
-  let t = start;
-  const you = { clientId: "c1", name: "Bench", role: "driver", colour: "#3b5bdb" };
-  const hello = {
-    type: "hello",
-    protocolVersion: 1,
-    clientId: "c1",
-    relayVersion: "bench",
-    cwd: "/tmp/bench",
-    piCommand: ["pi", "--mode", "rpc"],
-    demo: null,
-    child: { state: "running", epoch: 1, pid: 1, startedAt: start },
-    replay: { bytes: 0, truncated: false },
-    recentStderr: [],
-    peers: 1,
-    limits: { maxCommandBytes: 16 * 1024 * 1024 },
-    sessions: null,
-    you,
-    people: [you],
-  };
-  writer.addFrame(JSON.stringify(hello), t);
-  writer.addFrame(JSON.stringify({ type: "replay_end" }), t);
-  const bytes = (record: unknown) => writer.addBytes(encoder.encode(`${JSON.stringify(record)}\n`), (t += 1));
-  const usage = { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  for (let p = 1; p <= PROMPTS; p++) {
-    writer.addSent(JSON.stringify({ id: `c1:${p}`, type: "prompt", message: `Question ${p}: tell me a long story` }), (t += 200));
-    bytes({ type: "response", id: `c1:${p}`, command: "prompt", success: true });
-    bytes({ type: "agent_start" });
-    bytes({ type: "turn_start" });
-    const user = { role: "user", content: [{ type: "text", text: `Question ${p}: tell me a long story` }], timestamp: t };
-    bytes({ type: "message_start", message: user });
-    bytes({ type: "message_end", message: user });
-    const shell = { role: "assistant", content: [], api: "openai-completions", provider: "bench", model: "bench", usage, stopReason: "stop", timestamp: t };
-    bytes({ type: "message_start", message: shell });
-    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_start", contentIndex: 0 } });
-    let text = "";
-    for (let d = 0; d < DELTAS_PER_ANSWER; d++) {
-      const delta = d % 40 === 39 ? "\n\n" : `word${d} `;
-      text += delta;
-      bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta } });
-    }
-    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_end", contentIndex: 0, content: text } });
-    bytes({ type: "message_end", message: { ...shell, content: [{ type: "text", text }] } });
-    bytes({ type: "turn_end" });
-    bytes({ type: "agent_end", messages: [] });
-    bytes({ type: "agent_settled" });
-  }
-  writer.finish();
-  return { text: writer.text(), events: writer.eventCount };
 }
 
 interface Timing {
@@ -154,7 +99,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const dir = await mkdtemp(join(tmpdir(), "pier-export-bench-"));
 const capture = join(dir, "big.jsonl");
 const html = join(dir, "big.html");
-const { text, events } = buildCapture();
+const { text, events } = streamedCapture({ prompts: PROMPTS, deltasPerAnswer: DELTAS_PER_ANSWER, by: "bench" });
 await writeFile(capture, text);
 const exportStarted = performance.now();
 const exported = await exportCapture(parseExportOptions([capture, "-o", html, "--force"], dir), DIST, () => {});

@@ -20,9 +20,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { startPierReplay } from "../relay/test/support/pier-process.ts";
-import { CaptureWriter } from "../web/src/lib/wire-log/capture.ts";
 import { mainThreadTasks } from "./support/main-thread-tasks.ts";
 import { BENCH_CHROMIUM_ARGS } from "./support/pier-page.ts";
+import { streamedCapture } from "./support/streamed-capture.ts";
 
 const PROMPTS = 20;
 const DELTAS_PER_ANSWER = 5000;
@@ -30,63 +30,6 @@ const DIST = new URL("../web/dist/", import.meta.url).pathname;
 if (!existsSync(join(DIST, "index.html"))) {
   console.log("web/dist is not built: run `pnpm --filter @pier/web build` first. Skipping.");
   process.exit(0);
-}
-
-/** A capture of a session that streamed a lot: about 100,000 events. */
-function buildCapture(): { text: string; events: number } {
-  const start = Date.parse("2026-12-01T10:00:00.000Z");
-  const writer = new CaptureWriter({ startedAt: start, pier: "bench", redact: { secrets: true } });
-  const encoder = new TextEncoder();
-  let t = start;
-  const you = { clientId: "c1", name: "Bench", role: "driver", colour: "#3b5bdb" };
-  writer.addFrame(
-    JSON.stringify({
-      type: "hello",
-      protocolVersion: 1,
-      clientId: "c1",
-      relayVersion: "bench",
-      cwd: "/tmp/bench",
-      piCommand: ["pi", "--mode", "rpc"],
-      demo: null,
-      child: { state: "running", epoch: 1, pid: 1, startedAt: start },
-      replay: { bytes: 0, truncated: false },
-      recentStderr: [],
-      peers: 1,
-      limits: { maxCommandBytes: 16 * 1024 * 1024 },
-      sessions: null,
-      you,
-      people: [you],
-    }),
-    t,
-  );
-  writer.addFrame(JSON.stringify({ type: "replay_end" }), t);
-  const bytes = (record: unknown) => writer.addBytes(encoder.encode(`${JSON.stringify(record)}\n`), (t += 1));
-  const usage = { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  for (let p = 1; p <= PROMPTS; p++) {
-    writer.addSent(JSON.stringify({ id: `c1:${p}`, type: "prompt", message: `Question ${p}: tell me a long story` }), (t += 200));
-    bytes({ type: "response", id: `c1:${p}`, command: "prompt", success: true });
-    bytes({ type: "agent_start" });
-    bytes({ type: "turn_start" });
-    const user = { role: "user", content: [{ type: "text", text: `Question ${p}: tell me a long story` }], timestamp: t };
-    bytes({ type: "message_start", message: user });
-    bytes({ type: "message_end", message: user });
-    const shell = { role: "assistant", content: [], api: "openai-completions", provider: "bench", model: "bench", usage, stopReason: "stop", timestamp: t };
-    bytes({ type: "message_start", message: shell });
-    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_start", contentIndex: 0 } });
-    let text = "";
-    for (let d = 0; d < DELTAS_PER_ANSWER; d++) {
-      const delta = d % 40 === 39 ? "\n\n" : `word${d} `;
-      text += delta;
-      bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta } });
-    }
-    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_end", contentIndex: 0, content: text } });
-    bytes({ type: "message_end", message: { ...shell, content: [{ type: "text", text }] } });
-    bytes({ type: "turn_end" });
-    bytes({ type: "agent_end", messages: [] });
-    bytes({ type: "agent_settled" });
-  }
-  writer.finish();
-  return { text: writer.text(), events: writer.eventCount };
 }
 
 interface Move {
@@ -125,7 +68,7 @@ async function seekAndWait(page: Page, position: number): Promise<{ shownMs: num
 const dir = await mkdtemp(join(tmpdir(), "pier-replay-bench-"));
 const file = join(dir, "big.jsonl");
 const built = performance.now();
-const { text, events } = buildCapture();
+const { text, events } = streamedCapture({ prompts: PROMPTS, deltasPerAnswer: DELTAS_PER_ANSWER, by: "bench" });
 await writeFile(file, text);
 console.log(`capture: ${events.toLocaleString("en")} events, ${(text.length / 1024 / 1024).toFixed(1)} MB (written in ${Math.round(performance.now() - built)} ms)`);
 

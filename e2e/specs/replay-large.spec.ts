@@ -6,8 +6,8 @@
 import { writeFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { startPierReplay } from "../../relay/test/support/pier-process.ts";
-import { CaptureWriter } from "../../web/src/lib/wire-log/capture.ts";
 import { expect, test } from "../support/pier.ts";
+import { streamedCapture } from "../../bench/support/streamed-capture.ts";
 
 const conversation = (page: Page) => page.getByRole("log", { name: "Conversation" });
 const replayBar = (page: Page) => page.getByRole("region", { name: "Replay" });
@@ -15,65 +15,6 @@ const where = (page: Page) => replayBar(page).getByRole("status", { name: "Repla
 
 const PROMPTS = 4;
 const DELTAS = 6000;
-
-/** About 24,000 events (≈ 9 MB): prompts answered in many streamed deltas, as bench/export.bench.ts at a quarter of its size. */
-function bigCapture(): { text: string; events: number } {
-  const start = Date.parse("2026-12-01T10:00:00.000Z");
-  const writer = new CaptureWriter({ startedAt: start, pier: "e2e" });
-  const encoder = new TextEncoder();
-  let t = start;
-  const you = { clientId: "c1", name: "Reader", role: "driver", colour: "#3b5bdb" };
-  writer.addFrame(
-    JSON.stringify({
-      type: "hello",
-      protocolVersion: 1,
-      clientId: "c1",
-      relayVersion: "e2e",
-      cwd: "/tmp/e2e",
-      piCommand: ["pi", "--mode", "rpc"],
-      demo: null,
-      child: { state: "running", epoch: 1, pid: 1, startedAt: start },
-      replay: { bytes: 0, truncated: false },
-      recentStderr: [],
-      peers: 1,
-      limits: { maxCommandBytes: 16777216 },
-      sessions: null,
-      you,
-      people: [you],
-    }),
-    t,
-  );
-  writer.addFrame(JSON.stringify({ type: "replay_end" }), t);
-  const bytes = (record: unknown) => writer.addBytes(encoder.encode(`${JSON.stringify(record)}\n`), (t += 1));
-  const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  for (let p = 1; p <= PROMPTS; p++) {
-    writer.addSent(JSON.stringify({ id: `c1:${p}`, type: "prompt", message: `Question ${p}` }), (t += 200));
-    bytes({ type: "response", id: `c1:${p}`, command: "prompt", success: true });
-    bytes({ type: "agent_start" });
-    bytes({ type: "turn_start" });
-    const user = { role: "user", content: [{ type: "text", text: `Question ${p}` }], timestamp: t };
-    bytes({ type: "message_start", message: user });
-    bytes({ type: "message_end", message: user });
-    const shell = { role: "assistant", content: [], api: "openai-completions", provider: "e2e", model: "e2e", usage, stopReason: "stop", timestamp: t };
-    bytes({ type: "message_start", message: shell });
-    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_start", contentIndex: 0 } });
-    let text = "";
-    for (let d = 0; d < DELTAS; d++) {
-      const delta = d % 40 === 39 ? "\n\n" : `word${d} `;
-      text += delta;
-      bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta } });
-    }
-    text += `The end of answer ${p}.`;
-    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: `The end of answer ${p}.` } });
-    bytes({ type: "message_update", usage, assistantMessageEvent: { type: "text_end", contentIndex: 0, content: text } });
-    bytes({ type: "message_end", message: { ...shell, content: [{ type: "text", text }] } });
-    bytes({ type: "turn_end" });
-    bytes({ type: "agent_end", messages: [] });
-    bytes({ type: "agent_settled" });
-  }
-  writer.finish();
-  return { text: writer.text(), events: writer.eventCount };
-}
 
 async function seek(page: Page, value: number): Promise<void> {
   await replayBar(page)
@@ -84,7 +25,7 @@ async function seek(page: Page, value: number): Promise<void> {
     }, value);
 }
 
-const { text, events } = bigCapture();
+const { text, events } = streamedCapture({ prompts: PROMPTS, deltasPerAnswer: DELTAS, by: "e2e" });
 const count = events.toLocaleString("en");
 
 test("a large capture plays from its first records while it is read; a jump to the end waits for the reading and gets there", async ({ browser }, testInfo) => {
