@@ -82,6 +82,57 @@ describe("the board store", () => {
     store.stop();
   });
 
+  it("a socket still connecting when the page loses its connection gives way at once, and tries again once the page is back", () => {
+    let pageConnected = true;
+    const store = new BoardStore({
+      pathname: "/",
+      socketOrigin: "ws://pier.test",
+      createSocket: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      storage,
+      now: () => clock,
+      random: () => 0.5,
+      mayConnect: () => pageConnected,
+    });
+    store.start();
+    expect(sockets).toHaveLength(1);
+    // The network goes while the board's handshake is out: the page notices first.
+    pageConnected = false;
+    vi.advanceTimersByTime(500);
+    expect(sockets[0]!.closed).not.toBeNull();
+    vi.advanceTimersByTime(10_000);
+    expect(sockets).toHaveLength(1);
+    pageConnected = true;
+    vi.advanceTimersByTime(1_000);
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.open();
+    expect(store.phase).toBe("open");
+    // Once open, the page's connection coming and going is the page's business.
+    pageConnected = false;
+    vi.advanceTimersByTime(2_000);
+    expect(sockets[1]!.closed).toBeNull();
+    store.stop();
+  });
+
+  it("gives up a socket that does not open in 15 s, and tries again", () => {
+    const store = make();
+    store.start();
+    expect(sockets).toHaveLength(1);
+    clock += 14_000;
+    vi.advanceTimersByTime(500);
+    expect(sockets[0]!.closed).toBeNull();
+    clock += 1_500;
+    vi.advanceTimersByTime(500);
+    expect(sockets[0]!.closed).not.toBeNull();
+    expect(store.phase).toBe("reconnecting");
+    vi.advanceTimersByTime(5_000);
+    expect(sockets).toHaveLength(2);
+    store.stop();
+  });
+
   it("opens the board socket and holds the cards of each frame, with what needs the person derived", () => {
     const store = make();
     store.start();

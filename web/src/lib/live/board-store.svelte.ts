@@ -45,8 +45,10 @@ export interface BoardStoreOptions {
   mayConnect?: () => boolean;
 }
 
-/** How often a board waiting for the page's connection looks again. */
+/** How often a board waiting for the page's connection looks again (and a board socket still connecting, whether it may go on). */
 const WAIT_FOR_PAGE_MS = 500;
+/** A board socket not open after this long is given up and tried again (the page gives its own up after 15 s too). */
+const CONNECT_TIMEOUT_MS = 15_000;
 
 export class BoardStore {
   cards = $state.raw<LiveCard[]>([]);
@@ -227,6 +229,7 @@ export class BoardStore {
       return;
     }
     this.#socket = socket;
+    this.#watchConnecting(socket);
     socket.onopen = () => {
       if (this.#socket === socket) this.phase = "open";
     };
@@ -253,6 +256,29 @@ export class BoardStore {
       }
       this.#later();
     };
+  }
+
+  /**
+   * While `socket` connects, it gives way as soon as the page's own
+   * connection is not up: the network went as it was connecting (seen:
+   * dead-connection.spec, the page lost it a moment after its board socket
+   * set out), and a board handshake left hanging would hold back the page's
+   * reconnection, the browser connecting to a host one WebSocket at a time.
+   * It tries again once the page is back (mayConnect). And an attempt that
+   * does not open in CONNECT_TIMEOUT_MS is given up and tried again.
+   */
+  #watchConnecting(socket: BoardSocketLike): void {
+    const startedAt = this.#now();
+    const look = setInterval(() => {
+      if (this.#socket !== socket || this.phase === "open") return clearInterval(look);
+      const pageDown = this.#options.mayConnect !== undefined && !this.#options.mayConnect();
+      if (!pageDown && this.#now() - startedAt < CONNECT_TIMEOUT_MS) return;
+      clearInterval(look);
+      this.#socket = null;
+      socket.onclose = null;
+      socket.close();
+      this.#later();
+    }, WAIT_FOR_PAGE_MS);
   }
 
   #later(): void {
