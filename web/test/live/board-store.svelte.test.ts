@@ -38,7 +38,7 @@ describe("the board store", () => {
   let sockets: FakeSocket[];
   let storage: ReturnType<typeof memoryStorage>;
   let clock: number;
-  const make = (pathname = "/") =>
+  const make = (pathname = "/", mayConnect?: () => boolean) =>
     new BoardStore({
       pathname,
       socketOrigin: "ws://pier.test",
@@ -50,6 +50,7 @@ describe("the board store", () => {
       storage,
       now: () => clock,
       random: () => 0.5,
+      ...(mayConnect ? { mayConnect } : {}),
     });
 
   beforeEach(() => {
@@ -62,17 +63,7 @@ describe("the board store", () => {
 
   it("waits for the page's own connection before opening its socket (a hanging board socket would hold the page's back)", () => {
     let pageConnected = false;
-    const store = new BoardStore({
-      pathname: "/",
-      socketOrigin: "ws://pier.test",
-      createSocket: (url) => {
-        const socket = new FakeSocket(url);
-        sockets.push(socket);
-        return socket;
-      },
-      storage,
-      mayConnect: () => pageConnected,
-    });
+    const store = make("/", () => pageConnected);
     store.start();
     vi.advanceTimersByTime(2_000);
     expect(sockets).toEqual([]);
@@ -84,19 +75,7 @@ describe("the board store", () => {
 
   it("a socket still connecting when the page loses its connection gives way at once, and tries again once the page is back", () => {
     let pageConnected = true;
-    const store = new BoardStore({
-      pathname: "/",
-      socketOrigin: "ws://pier.test",
-      createSocket: (url) => {
-        const socket = new FakeSocket(url);
-        sockets.push(socket);
-        return socket;
-      },
-      storage,
-      now: () => clock,
-      random: () => 0.5,
-      mayConnect: () => pageConnected,
-    });
+    const store = make("/", () => pageConnected);
     store.start();
     expect(sockets).toHaveLength(1);
     // The network goes while the board's handshake is out: the page notices first.
