@@ -181,9 +181,9 @@ export async function startPier(args: string[], options: StartPierOptions = {}):
   };
 }
 
-/** `pier replay FILE`: the player for a capture, behind the same door, with no pi. */
-export function startPierReplay(file: string, options: StartPierOptions = {}): Promise<RunningPier> {
-  return startPier(["replay", file], options);
+/** `pier replay FILE [OTHER]`: the player for a capture (opened compared with `compareWith` if given), behind the same door, with no pi. */
+export function startPierReplay(file: string, { compareWith, ...options }: StartPierOptions & { compareWith?: string } = {}): Promise<RunningPier> {
+  return startPier(["replay", file, ...(compareWith === undefined ? [] : [compareWith])], options);
 }
 
 /** Runs pier to its end (for commands that refuse to start): exit status and output. */
