@@ -9,7 +9,7 @@ import { SUPPORTED_RANGE_TEXT } from "./pi-version.ts";
 import { sessionSelectorIn, type SessionChoice } from "./sessions/session-args.ts";
 
 export const USAGE = `Usage: pier [options] [-- <pi arguments>]
-       pier replay FILE [--port N] [--host ADDR] [--open]
+       pier replay FILE [OTHER] [--port N] [--host ADDR] [--open]
        pier export CAPTURE [-o FILE.html] [--force]
 
 Opens a browser IDE for the pi coding agent on a workspace folder.
@@ -51,7 +51,8 @@ Options:
 
 Everything after -- is passed to pi, e.g.: pier -- --model sonnet --thinking high
 
-pier replay FILE opens a capture recorded in Pier's inspector (no pi is started).
+pier replay FILE opens a capture recorded in Pier's inspector (no pi is started);
+pier replay FILE OTHER opens it compared with a second capture.
 pier export CAPTURE writes it as one HTML page that opens anywhere, offline.
 `;
 

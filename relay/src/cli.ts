@@ -161,10 +161,20 @@ async function replayMain(argv: string[]): Promise<void> {
     log(check.message);
     process.exit(1);
   }
-  if (!isLoopback(options.host)) for (const line of networkWarning(options.host, options.port, "Anyone who can reach it and obtains the URL can read this capture.")) log(line);
-  const server = await startReplayServer({ host: options.host, port: options.port, file: options.file, handle: check.handle, name: check.name, size: check.size, webRoot: WEB_ROOT, log });
+  // The second file is checked as the first; its refusal says it is the one to compare with (the two paths may look alike).
+  const other = options.compare === null ? null : await checkCaptureFile(options.compare);
+  if (other?.ok === false) {
+    log(`${other.message} (the second file, to compare with)`);
+    await check.handle.close();
+    process.exit(1);
+  }
+  const capture = { file: options.file, handle: check.handle, name: check.name, size: check.size };
+  const compare = other === null ? null : { file: options.compare ?? "", handle: other.handle, name: other.name, size: other.size };
+  const readers = compare === null ? "this capture" : "these captures";
+  if (!isLoopback(options.host)) for (const line of networkWarning(options.host, options.port, `Anyone who can reach it and obtains the URL can read ${readers}.`)) log(line);
+  const server = await startReplayServer({ host: options.host, port: options.port, capture, compare, webRoot: WEB_ROOT, log });
   process.stdout.write(`${server.url}\n`);
-  log(`replaying ${check.name} (no pi is started); open the link above (Ctrl+C stops)`);
+  log(`replaying ${check.name}${compare === null ? "" : ` compared with ${compare.name}`} (no pi is started); open the link above (Ctrl+C stops)`);
   offerFreshLinks({ freshUrl: () => server.freshUrl(), log });
   if (options.open) openBrowser(server.url);
   const stop = async (signal: NodeJS.Signals) => {

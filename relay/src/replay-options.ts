@@ -1,14 +1,17 @@
-// `pier replay FILE` options: the capture to serve, and where to listen.
+// `pier replay FILE [OTHER]` options: the capture to serve (and a second one
+// to compare it with), and where to listen.
 // No pi options: replay never starts pi.
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CliError } from "./cli-options.ts";
 
-export const REPLAY_USAGE = `Usage: pier replay FILE [--port N] [--host ADDR] [--open]
+export const REPLAY_USAGE = `Usage: pier replay FILE [OTHER] [--port N] [--host ADDR] [--open]
 
 Opens a capture recorded with Pier's "Record the wire" (a pier-capture
 .jsonl file) in a player: the whole page as it was, record by record.
+Given a second capture (OTHER), the player opens with the two compared
+side by side, for example the same prompt against two versions of pi.
 No pi is started and nothing is sent anywhere.
 
 Options:
@@ -18,7 +21,15 @@ Options:
   -h, --help    show this help
 `;
 
-export type ReplayOptions = { file: string; port: number; host: string; open: boolean; help: boolean };
+export type ReplayOptions = {
+  file: string;
+  /** The capture to open compared with `file`, or null. */
+  compare: string | null;
+  port: number;
+  host: string;
+  open: boolean;
+  help: boolean;
+};
 
 export function parseReplayOptions(argv: string[], baseDir: string): ReplayOptions {
   let parsed;
@@ -35,10 +46,19 @@ export function parseReplayOptions(argv: string[], baseDir: string): ReplayOptio
   const { values, positionals } = parsed;
   const help = values.help ?? false;
   if (!help && positionals.length === 0) throw new CliError("pier replay needs the capture file to open");
-  if (positionals.length > 1) throw new CliError(`pier replay opens one capture file, not ${positionals.length}`);
+  // Two at most: the compare view has two sides.
+  if (positionals.length > 2) throw new CliError(`pier replay opens one capture file, or two to compare, not ${positionals.length}`);
   const host = values.host ?? "127.0.0.1";
   if (host !== "localhost" && isIP(host) === 0) throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
   const portText = values.port ?? "0";
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new CliError(`--port takes a whole number from 0 to 65535, not "${portText}"`);
-  return { file: positionals[0] === undefined ? "" : resolve(baseDir, positionals[0]), port: Number(portText), host, open: values.open ?? false, help };
+  const [file, compare] = positionals;
+  return {
+    file: file === undefined ? "" : resolve(baseDir, file),
+    compare: compare === undefined ? null : resolve(baseDir, compare),
+    port: Number(portText),
+    host,
+    open: values.open ?? false,
+    help,
+  };
 }

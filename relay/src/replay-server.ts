@@ -1,12 +1,16 @@
-// `pier replay FILE`: the same page behind the same door as a live Pier
-// (loopback by default, a single-use secret link traded for an HttpOnly
+// `pier replay FILE [OTHER]`: the same page behind the same door as a live
+// Pier (loopback by default, a single-use secret link traded for an HttpOnly
 // cookie, Host and Origin checks, the same Content-Security-Policy), but
-// behind it only the app and one capture file. No pi is started and no
-// WebSocket is accepted: the page plays the capture by itself.
+// behind it only the app and one capture file, or two to compare. No pi is
+// started and no WebSocket is accepted: the page plays the capture by itself.
 //
 // The link redirects to `/?replay`, which tells the page to ask:
-//   GET /api/replay          {"name": "<file name>", "size": <bytes>}
+//   GET /api/replay          {"name": "<file name>", "size": <bytes>,
+//                             "compare"?: {"name", "size"}}  (only with OTHER)
 //   GET /api/replay/capture  the capture, as it is on disk
+//   GET /api/replay/compare  OTHER, as it is on disk (404 without one)
+// Who may use them: whoever holds the replay's link (its cookie), the same
+// for both files; there is no viewer in a replay.
 import type { FileHandle } from "node:fs/promises";
 import { type IncomingMessage, type ServerResponse } from "node:http";
 import { pipeline, type Duplex } from "node:stream";
@@ -19,16 +23,23 @@ import { sendApiError, sendJson } from "./workspace/json-http.ts";
 
 export const REPLAY_PROBE_PATH = "/api/replay";
 export const REPLAY_CAPTURE_PATH = "/api/replay/capture";
+export const REPLAY_COMPARE_PATH = "/api/replay/compare";
+
+/** A capture opened and checked by checkCaptureFile: served from this descriptor, never by name again (the server closes it). */
+export type ServedCapture = {
+  /** Its path, for messages. */
+  file: string;
+  handle: FileHandle;
+  name: string;
+  size: number;
+};
 
 export type ReplayServerOptions = {
   host: string;
   port: number;
-  /** The capture's path, for messages. */
-  file: string;
-  /** The capture, opened and checked by checkCaptureFile: served from this descriptor, never by name again (the server closes it). */
-  handle: FileHandle;
-  name: string;
-  size: number;
+  capture: ServedCapture;
+  /** A second capture the page opens compared with the first, or null. */
+  compare: ServedCapture | null;
   webRoot: string;
   log: (line: string) => void;
 };
@@ -51,6 +62,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     },
   };
 
+  const { compare } = options;
   const server = serveHttp(handleHttp, options.log);
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -61,23 +73,32 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     if (admitHttp(request, response, url, links, site) === null) return;
     request.resume();
     if (request.method !== "GET" && request.method !== "HEAD") return sendText(response, 405, "Method not allowed: a replay changes nothing.");
-    if (url.pathname === REPLAY_PROBE_PATH) return sendJson(response, 200, { name: options.name, size: options.size }, { "Cache-Control": "no-store" });
-    if (url.pathname === REPLAY_CAPTURE_PATH) return sendCapture(response, request.method === "HEAD");
+    if (url.pathname === REPLAY_PROBE_PATH) return sendJson(response, 200, probeAnswer(), { "Cache-Control": "no-store" });
+    if (url.pathname === REPLAY_CAPTURE_PATH) return sendCapture(options.capture, response, request.method === "HEAD");
+    if (url.pathname === REPLAY_COMPARE_PATH) {
+      if (compare === null) return sendApiError(response, 404, "not_found", "pier replay was given one capture: there is none to compare with.");
+      return sendCapture(compare, response, request.method === "HEAD");
+    }
     if (url.pathname.startsWith("/api/")) return sendApiError(response, 404, "not_found", "pier replay serves a capture only: no workspace, no sessions.");
     await serveStatic(options.webRoot, url.pathname, response, request.method === "HEAD", header(request, "accept-encoding"));
   }
 
-  function sendCapture(response: ServerResponse, headOnly: boolean): void {
+  function probeAnswer(): { name: string; size: number; compare?: { name: string; size: number } } {
+    const { name, size } = options.capture;
+    return compare === null ? { name, size } : { name, size, compare: { name: compare.name, size: compare.size } };
+  }
+
+  function sendCapture(capture: ServedCapture, response: ServerResponse, headOnly: boolean): void {
     response.writeHead(200, {
       ...SECURITY_HEADERS,
       "Content-Type": "application/x-ndjson; charset=utf-8",
-      "Content-Length": String(options.size),
+      "Content-Length": String(capture.size),
       "Cache-Control": "no-store",
     });
     if (headOnly) return void response.end();
     // Positioned reads from the one descriptor: several downloads at once do not disturb each other.
-    const stream = options.handle.createReadStream({ start: 0, end: options.size - 1, autoClose: false });
-    stream.on("error", (error) => options.log(`cannot read ${options.file}: ${error.message}`));
+    const stream = capture.handle.createReadStream({ start: 0, end: capture.size - 1, autoClose: false });
+    stream.on("error", (error) => options.log(`cannot read ${capture.file}: ${error.message}`));
     // pipeline: the reading stops when the browser goes away mid-download (the descriptor stays for the next one).
     pipeline(stream, response, () => {});
   }
@@ -101,7 +122,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      await options.handle.close().catch(() => {});
+      await options.capture.handle.close().catch(() => {});
+      await compare?.handle.close().catch(() => {});
     },
   };
 }

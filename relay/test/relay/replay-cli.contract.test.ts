@@ -1,6 +1,6 @@
-// `pier replay FILE`: a capture served behind the same door as a live Pier,
-// with no pi at all; and clear refusals (one sentence, an exit code) for a
-// file that cannot be one.
+// `pier replay FILE [OTHER]`: a capture (and a second one to compare it
+// with) served behind the same door as a live Pier, with no pi at all; and
+// clear refusals (one sentence, an exit code) for a file that cannot be one.
 import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -119,5 +119,87 @@ describe("pier replay serves a capture", () => {
     expect(upgrade.status).toBe(404);
     expect(upgrade.body).toContain("pier replay has no relay");
     expect((await httpGet(pier, "/api/workspace/tree", { Cookie: pier.cookie })).status).toBe(404);
+  });
+
+  it("with one capture, has none to compare with", async () => {
+    const compare = await httpGet(pier, "/api/replay/compare", { Cookie: pier.cookie });
+    expect(compare.status).toBe(404);
+    expect(JSON.parse(compare.body).error.message).toBe("pier replay was given one capture: there is none to compare with.");
+  });
+});
+
+describe("pier replay A B: a second capture to compare with", () => {
+  // Another capture (B) with a record of its own, so serving A in its place would show.
+  const OTHER = `${JSON.stringify({ ...HEADER, startedAt: "2026-12-02T10:00:00.000Z" })}\n${JSON.stringify({ t: 0, k: "frame", f: { type: "replay_end" } })}\n${JSON.stringify({ t: 5, k: "out", b: "e30K" })}\n`;
+  let a: string;
+  let b: string;
+  beforeAll(async () => {
+    a = join(dir, "a.jsonl");
+    b = join(dir, "b.jsonl");
+    await writeFile(a, CAPTURE);
+    await writeFile(b, OTHER);
+  });
+
+  it("serves both, each at its own path, behind the same door as the first", async () => {
+    const pier = await startPierReplay(a, { compareWith: b });
+    try {
+      expect(pier.stderr.join("\n")).toContain("replaying a.jsonl compared with b.jsonl (no pi is started)");
+      // Without the link's cookie, or to another Host: neither file, nor its name.
+      for (const path of ["/api/replay", "/api/replay/capture", "/api/replay/compare"]) {
+        expect({ path, status: (await httpGet(pier, path)).status }).toEqual({ path, status: 401 });
+        expect({ path, status: (await httpGet(pier, path, { Cookie: `pier_${pier.port}=not-the-one` })).status }).toEqual({ path, status: 401 });
+        expect({ path, status: (await httpGet(pier, path, { Cookie: pier.cookie, Host: `evil.example:${pier.port}` })).status }).toEqual({ path, status: 403 });
+      }
+      const probe = await httpGet(pier, "/api/replay", { Cookie: pier.cookie });
+      expect(JSON.parse(probe.body)).toEqual({ name: "a.jsonl", size: Buffer.byteLength(CAPTURE), compare: { name: "b.jsonl", size: Buffer.byteLength(OTHER) } });
+      expect((await httpGet(pier, "/api/replay/capture", { Cookie: pier.cookie })).body).toBe(CAPTURE);
+      const compare = await httpGet(pier, "/api/replay/compare", { Cookie: pier.cookie });
+      expect(compare.status).toBe(200);
+      expect(compare.body).toBe(OTHER);
+      expect(compare.headers["content-type"]).toBe("application/x-ndjson; charset=utf-8");
+      expect(compare.headers["content-security-policy"]).toContain("default-src 'none'");
+      // Served from the descriptor opened at the start: the name replaced since changes nothing.
+      await rm(b);
+      await writeFile(b, "replaced\n");
+      expect((await httpGet(pier, "/api/replay/compare", { Cookie: pier.cookie })).body).toBe(OTHER);
+    } finally {
+      await pier.stop();
+    }
+  });
+
+  it("the same file twice is fine", async () => {
+    const pier = await startPierReplay(a, { compareWith: a });
+    try {
+      const probe = JSON.parse((await httpGet(pier, "/api/replay", { Cookie: pier.cookie })).body);
+      expect(probe.compare).toEqual({ name: "a.jsonl", size: Buffer.byteLength(CAPTURE) });
+      expect((await httpGet(pier, "/api/replay/compare", { Cookie: pier.cookie })).body).toBe(CAPTURE);
+    } finally {
+      await pier.stop();
+    }
+  });
+
+  it("a second file that cannot be one is refused as the first is, saying it is the second", async () => {
+    const missing = join(dir, "nope.jsonl");
+    const session = join(dir, "session-b.jsonl");
+    await writeFile(session, `${JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "2026-12-01T10:00:00Z", cwd: "/tmp" })}\n`);
+    const cases: [string, string][] = [
+      [missing, `${missing}: no such file (the second file, to compare with)`],
+      [dir, `${dir} is a folder, not a capture file (the second file, to compare with)`],
+      [session, `${session} is not a Pier capture: its first line is not a capture header (type "pier-capture") (the second file, to compare with)`],
+    ];
+    for (const [file, message] of cases) {
+      const result = await runPier(["replay", a, file]);
+      expect({ file, code: result.code, stderr: result.stderr, stdout: result.stdout }).toEqual({ file, code: 1, stderr: `pier: ${message}\n`, stdout: "" });
+    }
+    // The first file is checked first, and named without a note.
+    const first = await runPier(["replay", missing, a]);
+    expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 1, stderr: `pier: ${missing}: no such file\n` });
+  });
+
+  it("three files: exit 2, the limit named, with the usage", async () => {
+    const result = await runPier(["replay", a, a, a]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("pier replay opens one capture file, or two to compare, not 3");
+    expect(result.stderr).toContain("Usage: pier replay FILE [OTHER]");
   });
 });

@@ -5,9 +5,22 @@ import { parseReplayOptions } from "../../src/replay-options.ts";
 
 describe("pier replay options", () => {
   it("takes one file (resolved against the current folder), a port, a host and --open", () => {
-    expect(parseReplayOptions(["cap.jsonl"], "/home/ada")).toEqual({ file: "/home/ada/cap.jsonl", port: 0, host: "127.0.0.1", open: false, help: false });
-    expect(parseReplayOptions(["--port", "4000", "/tmp/c.jsonl", "--open", "--host", "::1"], "/x")).toEqual({ file: "/tmp/c.jsonl", port: 4000, host: "::1", open: true, help: false });
+    expect(parseReplayOptions(["cap.jsonl"], "/home/ada")).toEqual({ file: "/home/ada/cap.jsonl", compare: null, port: 0, host: "127.0.0.1", open: false, help: false });
+    expect(parseReplayOptions(["--port", "4000", "/tmp/c.jsonl", "--open", "--host", "::1"], "/x")).toEqual({
+      file: "/tmp/c.jsonl",
+      compare: null,
+      port: 4000,
+      host: "::1",
+      open: true,
+      help: false,
+    });
     expect(parseReplayOptions(["--help"], "/x").help).toBe(true);
+  });
+
+  it("takes a second file to compare with, in order, options anywhere; the same file twice is allowed", () => {
+    expect(parseReplayOptions(["a.jsonl", "b.jsonl"], "/home/ada")).toMatchObject({ file: "/home/ada/a.jsonl", compare: "/home/ada/b.jsonl" });
+    expect(parseReplayOptions(["--port", "4000", "/tmp/a.jsonl", "--open", "../b.jsonl"], "/x/y")).toMatchObject({ file: "/tmp/a.jsonl", compare: "/x/b.jsonl", port: 4000, open: true });
+    expect(parseReplayOptions(["a.jsonl", "a.jsonl"], "/x")).toMatchObject({ file: "/x/a.jsonl", compare: "/x/a.jsonl" });
   });
 
   it("refuses what it cannot use, in words", () => {
@@ -21,7 +34,7 @@ describe("pier replay options", () => {
       return null;
     };
     expect(refusal([])).toBe("pier replay needs the capture file to open");
-    expect(refusal(["a.jsonl", "b.jsonl"])).toBe("pier replay opens one capture file, not 2");
+    expect(refusal(["a.jsonl", "b.jsonl", "c.jsonl"])).toBe("pier replay opens one capture file, or two to compare, not 3");
     expect(refusal(["a.jsonl", "--port", "99999"])).toBe('--port takes a whole number from 0 to 65535, not "99999"');
     expect(refusal(["a.jsonl", "--host", "example.com"])).toBe('--host must be an IP address or "localhost", not "example.com"');
     // pi's options mean nothing here: replay starts no pi.
