@@ -18,6 +18,11 @@ export function extension(name: string): string {
 /** What a spec or a Playwright project may set (test.use, project.use). */
 export type PierOptions = { scenarioName: string; piVersion: string; piArgs: string[] };
 
+type WorkerFixtures = {
+  /** The pier this worker's last test left stopping (see the pier fixture's teardown). */
+  stoppingPier: { last: Promise<unknown> };
+};
+
 type PierFixtures = {
   /** Closes every browser context a test opened itself (a second browser), see below. */
   closeExtraContexts: void;
@@ -29,7 +34,16 @@ type PierFixtures = {
   pier: RunningPier;
 };
 
-export const test = base.extend<PierFixtures>({
+export const test = base.extend<PierFixtures, WorkerFixtures>({
+  stoppingPier: [
+    async ({}, use) => {
+      const stopping = { last: Promise.resolve() as Promise<unknown> };
+      await use(stopping);
+      // Nothing is left running when the worker ends.
+      await stopping.last;
+    },
+    { scope: "worker" },
+  ],
   // A context a test opens with browser.newContext() (a viewer, a second
   // driver) is not closed by Playwright: its page went on reconnecting to a
   // pier long gone, using CPU in every test after it. Set up first, so torn
@@ -44,7 +58,7 @@ export const test = base.extend<PierFixtures>({
   scenarioName: ["hello", { option: true }],
   piVersion: [PINNED_PI_VERSION, { option: true }],
   piArgs: [[], { option: true }],
-  pier: async ({ scenarioName, piVersion, piArgs, browser }, use, testInfo) => {
+  pier: async ({ scenarioName, piVersion, piArgs, browser, stoppingPier }, use, testInfo) => {
     const args = ["--demo", "--demo-scenario", scenario(scenarioName), ...piArgsForVersion(piVersion)];
     if (piArgs.length > 0) args.push("--", ...piArgs);
     const pier = await startPier(args);
@@ -53,7 +67,12 @@ export const test = base.extend<PierFixtures>({
       // The pages are still open here (set up before pier, so torn down after it).
       if (testInfo.status !== testInfo.expectedStatus) console.log((await failureReport(browser, [...pier.stdout, ...pier.stderr])).join("\n"));
     } finally {
-      await pier.stop();
+      // pi's orderly shutdown takes 0.3-0.9 s, most of it waiting on pi: the
+      // next test starts meanwhile instead of waiting for it. At most one
+      // pier is left stopping: the one before must be gone first, and the
+      // worker waits for the last.
+      await stoppingPier.last;
+      stoppingPier.last = pier.stop();
     }
   },
 });
