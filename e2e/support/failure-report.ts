@@ -2,7 +2,7 @@
 // not test-results/ (screenshots, error-context.md). For every page still
 // open: its address, its last console messages and page errors, and the top
 // of its accessibility tree; then the tail of pier's own log.
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Page, TestInfo } from "@playwright/test";
 
 const CONSOLE_LINES = 30;
 const SNAPSHOT_CHARS = 3000;
@@ -33,4 +33,19 @@ export async function failureReport(browser: Browser, pierLog: string[]): Promis
   }
   lines.push(`--- pier's log (last ${PIER_LOG_LINES} lines)`, ...pierLog.slice(-PIER_LOG_LINES));
   return lines;
+}
+
+/** Every open page's screenshot, attached to the failed test (test-results/, for a local run). */
+export async function screenshotPages(browser: Browser, testInfo: TestInfo): Promise<void> {
+  let index = 0;
+  for (const context of browser.contexts()) {
+    for (const page of context.pages()) {
+      const name = `screenshot ${++index}`;
+      try {
+        await testInfo.attach(name, { body: await page.screenshot({ timeout: 5000 }), contentType: "image/png" });
+      } catch {
+        // A page that cannot be shot (closed, hung) is described in the report above.
+      }
+    }
+  }
 }

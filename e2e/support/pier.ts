@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { test as base } from "@playwright/test";
 import { startPier, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { PINNED_PI_VERSION, piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
-import { failureReport } from "./failure-report.ts";
+import { failureReport, screenshotPages } from "./failure-report.ts";
 
 export function scenario(name: string): string {
   return fileURLToPath(new URL(`../scenarios/${name}.json`, import.meta.url));
@@ -65,7 +65,10 @@ export const test = base.extend<PierFixtures, WorkerFixtures>({
     try {
       await use(pier);
       // The pages are still open here (set up before pier, so torn down after it).
-      if (testInfo.status !== testInfo.expectedStatus) console.log((await failureReport(browser, [...pier.stdout, ...pier.stderr])).join("\n"));
+      if (testInfo.status !== testInfo.expectedStatus) {
+        console.log((await failureReport(browser, [...pier.stdout, ...pier.stderr])).join("\n"));
+        await screenshotPages(browser, testInfo);
+      }
     } finally {
       // pi's orderly shutdown takes 0.3-0.9 s, most of it waiting on pi: the
       // next test starts meanwhile instead of waiting for it. At most one
