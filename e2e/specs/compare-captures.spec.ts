@@ -4,8 +4,11 @@
 // 1.6.0 one beside it. What 1.6.0 added on the wire shows as a difference
 // (agent_settled's aborted, the prompt answer's data.disposition, a tool's
 // durationMs) and the records both send alike are not flagged. A file that is
-// no capture is refused in words that name it.
-import { readFile } from "node:fs/promises";
+// no capture is refused in words that name it. `pier replay A B` opens the
+// player on A with that comparison already open.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { startPier, startPierReplay, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
@@ -53,10 +56,14 @@ async function selectRow(page: Page, row: Locator): Promise<void> {
   await expect(row.first()).toHaveAttribute("aria-selected", "true");
 }
 
-test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async ({ browser }, testInfo) => {
-  test.setTimeout(240_000);
-  const oldPath = testInfo.outputPath("pi-0.87.1.jsonl");
-  const newPath = testInfo.outputPath("pi-1.6.0.jsonl");
+// Recorded once for the file's tests (a worker started again after a failure records them again).
+let oldPath = "";
+let newPath = "";
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
+  const dir = await mkdtemp(join(tmpdir(), "pier-compare-captures-"));
+  oldPath = join(dir, "pi-0.87.1.jsonl");
+  newPath = join(dir, "pi-1.6.0.jsonl");
   for (const [version, path] of [
     ["0.87.1", oldPath],
     ["1.6.0", newPath],
@@ -72,7 +79,13 @@ test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async
       await pier.stop();
     }
   }
+});
+test.afterAll(async () => {
+  if (oldPath !== "") await rm(dirname(oldPath), { recursive: true, force: true });
+});
 
+test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
   const replay = await startPierReplay(oldPath);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
@@ -188,6 +201,69 @@ test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async
     await expect(replayBar(page)).toContainText("Replaying pi-0.87.1.jsonl");
     await expect(replayBar(page).getByRole("button", { name: "Compare with…" })).toBeFocused();
     await replayBar(page).screenshot({ path: testInfo.outputPath("replay-bar-390.png") });
+  } finally {
+    await context.close();
+    await replay.stop();
+  }
+});
+
+test("pier replay A B opens A with the comparison of A and B already open; closed, A plays and Compare with… still picks", async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const replay = await startPierReplay(oldPath, { compareWith: newPath });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(replay.url);
+    const view = compareView(page);
+    await expect(view).toBeVisible();
+    await expect(view).toContainText("A: pi-0.87.1.jsonl (pi 0.87.1");
+    await expect(view).toContainText("B: pi-1.6.0.jsonl (pi 1.6.0");
+    // What 1.6.0 added is highlighted, as when B is picked by hand.
+    await expect(view.getByRole("list", { name: "Differences" })).toContainText(/\d+ fields? only in B/);
+    await expect(rows(page).filter({ hasText: /^response prompt\s*≠\s*response prompt\s*\+1 field\s*: differs$/ })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: /^↑ prompt\s+↑ prompt\s*: same$/ })).toHaveCount(1);
+    await page.screenshot({ path: testInfo.outputPath("replay-two-1440x900.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(view).toContainText("B: pi-1.6.0.jsonl");
+    await page.screenshot({ path: testInfo.outputPath("replay-two-390x844.png") });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // Closed: A's player, which plays.
+    await view.getByRole("button", { name: "Close", exact: true }).click();
+    await expect(view).toHaveCount(0);
+    await expect(replayBar(page)).toContainText("Replaying pi-0.87.1.jsonl");
+    await expect(replayBar(page).getByRole("button", { name: "Compare with…" })).toBeFocused();
+    await replayBar(page).getByRole("combobox", { name: "Speed" }).selectOption("max");
+    await replayBar(page).getByRole("button", { name: "Play", exact: true }).click();
+    await expect(conversation(page).getByText("Done: Spanish is now supported")).toBeVisible({ timeout: 30_000 });
+    // It does not come back by itself, and Compare with… picks as before.
+    await expect(view).toHaveCount(0);
+    await replayBar(page).getByLabel("Capture to compare with").setInputFiles(newPath);
+    await expect(view).toBeVisible();
+    await expect(view).toContainText("B: pi-1.6.0.jsonl (pi 1.6.0");
+  } finally {
+    await context.close();
+    await replay.stop();
+  }
+});
+
+test("pier replay A B with a B that breaks past its header: Cannot compare, naming it, and A plays", async ({ browser }, testInfo) => {
+  test.setTimeout(60_000);
+  // Its first line is a capture header, so pier serves it; the page reads it all and refuses it.
+  const broken = testInfo.outputPath("broken.jsonl");
+  await writeFile(broken, (await readFile(newPath, "utf8")).split("\n").toSpliced(2, 0, "{not json").join("\n"));
+  const replay = await startPierReplay(oldPath, { compareWith: broken });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(replay.url);
+    await expect(page.getByRole("alert").filter({ hasText: "broken.jsonl cannot be compared: Line 3: not JSON." })).toBeVisible();
+    await expect(compareView(page)).toHaveCount(0);
+    await expect(replayBar(page)).toContainText("Replaying pi-0.87.1.jsonl");
+    await expect(replayBar(page).getByRole("button", { name: "Compare with…" })).toBeEnabled();
+    await replayBar(page).getByRole("combobox", { name: "Speed" }).selectOption("max");
+    await replayBar(page).getByRole("button", { name: "Play", exact: true }).click();
+    await expect(conversation(page).getByText("Done: Spanish is now supported")).toBeVisible({ timeout: 30_000 });
   } finally {
     await context.close();
     await replay.stop();

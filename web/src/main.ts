@@ -39,13 +39,15 @@ async function start(): Promise<void> {
     followSessionLinks();
     return connectLive();
   }
-  const { fetchServedCapture, probeServedReplay } = await import("./lib/replay/served-replay.ts");
+  const { fetchServedCapture, fetchServedCompare, probeServedReplay } = await import("./lib/replay/served-replay.ts");
   const served = await probeServedReplay();
   if (served === null) return connectLive();
   connection.beginReplay();
   const result = await fetchServedCapture(served);
-  if (result.ok) replaySession.open(result.capture, true);
-  else connection.notify("error", "Cannot replay", result.message);
+  if (!result.ok) return connection.notify("error", "Cannot replay", result.message);
+  replaySession.open(result.capture, true);
+  // `pier replay A B`: A plays first; B is fetched once A is open, then compared with it.
+  if (served.compare !== null) replaySession.compareOnOpen(fetchServedCompare(served.compare));
 }
 
 /**
