@@ -187,6 +187,12 @@ test("the same prompt against pi 0.87.1 and 1.6.0, compared side by side", async
     await drop("broken.jsonl", oldText.split("\n").toSpliced(2, 0, "{not json").join("\n"));
     await expect(view.getByRole("alert")).toHaveText("broken.jsonl cannot be compared: Line 3: not JSON.");
     await expect(view).toContainText("B: pi-1.6.0.jsonl");
+    // A shorter B while a row is open whose records lie past its end: B is replaced, the row closes.
+    await expect(details).toBeVisible();
+    await drop("short.jsonl", `${oldText.split("\n").slice(0, 12).join("\n")}\n`);
+    await expect(view).toContainText("B: short.jsonl (pi 0.87.1");
+    await expect(details).toHaveCount(0);
+    await expect(view.getByRole("button", { name: "Another B…" })).toBeEnabled();
     // The same capture as B: nothing differs.
     await drop("same.jsonl", oldText);
     await expect(view).toContainText("B: same.jsonl (pi 0.87.1");
