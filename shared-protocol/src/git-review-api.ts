@@ -27,6 +27,14 @@
 // a driver's only, refused before any of this for a viewer or a revoked
 // link); the file is one the file service reads, so it is bounded like a
 // read (a file too large to read as text gets no `revert`).
+//
+// A whole file's revert whose `base` is no longer the file's (saved or
+// staged meanwhile) is refused the same way, and the refusal carries
+// `revert` when the file is text git tracks and is still there: the file now
+// and the index's text, which is all the revert writes (bounded the same
+// way). An untracked file (whose revert deletes it), a file deleted
+// meanwhile, one with nothing left to revert, a binary file or a link gets
+// only the sentence.
 
 /** Which side a diff shows: `staged` HEAD → index, otherwise index → working tree. */
 export type GitDiffSide = "staged" | "unstaged";
@@ -90,13 +98,13 @@ export type GitReviewRequest = {
   shown?: { header: string; lines: string[] };
 };
 
-/** 409 stale_change to a hunk's revert whose hunk is still in the changed file (see the note on top). */
+/** 409 stale_change to a hunk's revert whose hunk is still in the changed file, or to a whole text file's revert at a stale `base` (see the note on top). */
 export type GitRevertConflictResponse = {
   error: { code: "stale_change"; message: string };
   revert: {
     /** The file on disk now: the base of a save that takes `reverted` (no-clobber, like any save). */
     current: { content: string; version: string };
-    /** The file now with the hunk reversed where its lines are now. */
+    /** The file now with the hunk reversed where its lines are now; for a whole file, the index's text. */
     reverted: string;
   };
 };

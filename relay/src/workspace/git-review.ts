@@ -12,7 +12,8 @@
 // sides of the file (git-hunks.ts hunkId): a page that showed an older diff
 // is told so (stale_change) instead of having the wrong lines moved; a
 // revert so refused says what it would make of the file now, when it can,
-// for the page's conflict view (findHunkOrOffer).
+// for the page's conflict view (a hunk's: findHunkOrOffer; a whole file's:
+// wholeFileStale).
 //
 // git runs through git-exec.ts (guarded environment, argument arrays, -z
 // everywhere, literal pathspecs); none of the commands here runs a hook.
@@ -23,7 +24,7 @@ import { join } from "node:path";
 import type { FileContentResponse, GitDiffKind, GitDiffResponse, GitDiffSide, GitHunk, GitReviewRequest, GitReviewResponse, GitRevertConflictResponse } from "@pier/protocol";
 import { prepareGitExec, type GitExec, type GitOutput } from "./git-exec.ts";
 import { applyHunks, hunkId, hunkSide, parseFileDiff, reverseHunkNear, StaleHunkError, wholeTextHunk, type ParsedHunk } from "./git-hunks.ts";
-import { decodeText } from "./file-content.ts";
+import { decodeText, MAX_EDITABLE_BYTES } from "./file-content.ts";
 import { WorkspaceError, errnoCode } from "./workspace-error.ts";
 import type { WorkspaceFiles } from "./workspace-files.ts";
 import { validatePath } from "./workspace-paths.ts";
@@ -151,17 +152,18 @@ export class GitReview {
         return { paths: [path] };
       }
       // The whole file (an untracked file's only hunk is the whole file).
-      if (body.hunk !== undefined) findHunk(diff, body.hunk, path);
-      else if (body.base !== undefined && body.base !== response.base) throw stale(path);
-      if (response.kind === "conflicted" || response.kind === "submodule") throw unsupported(response.note ?? `${JSON.stringify(path)} cannot be reverted from the page.`);
-      if (response.kind === "unchanged") throw stale(path);
       if (response.kind === "untracked") {
+        if (body.hunk !== undefined) findHunk(diff, body.hunk, path, staleUntracked);
+        else if (body.base !== undefined && body.base !== response.base) throw staleUntracked(path);
         // Deleted only if it is still the file the page showed.
         const now = await this.#files.read(path).catch(() => null);
-        if (now === null || worktree === null || now.version !== worktree.version) throw stale(path);
+        if (now === null || worktree === null || now.version !== worktree.version) throw staleUntracked(path);
         await this.#files.delete(path, false);
         return { paths: [path] };
       }
+      if (body.base !== undefined && body.base !== response.base) throw await wholeFileStale(repo, diff, path);
+      if (response.kind === "conflicted" || response.kind === "submodule") throw unsupported(response.note ?? `${JSON.stringify(path)} cannot be reverted from the page.`);
+      if (response.kind === "unchanged") throw stale(path);
       if (diff.index === null) throw stale(path);
       if (response.binary || response.symlink)
         throw unsupported(`${JSON.stringify(path)} is ${response.binary ? "a binary file" : "a symbolic link"}; revert it in a terminal (git restore -- <file>).`);
@@ -289,11 +291,45 @@ function addHunks(computed: Computed, hunks: readonly ParsedHunk[]): void {
   }
 }
 
-function findHunk(diff: Computed, id: unknown, path: string): ParsedHunk {
+function findHunk(diff: Computed, id: unknown, path: string, gone: (path: string) => WorkspaceError = stale): ParsedHunk {
   if (typeof id !== "string" || id === "") throw badRequest(`"hunk" must be the id of a hunk from the diff.`);
   const found = diff.hunks.find((candidate) => candidate.id === id);
-  if (found === undefined) throw stale(path);
+  if (found === undefined) throw gone(path);
   return found.hunk;
+}
+
+/**
+ * A whole file's revert whose `base` is no longer the file's (saved, staged
+ * or deleted meanwhile). A text file git tracks that is still there gets the
+ * offer a hunk's revert gets (GitRevertConflictResponse): the file now beside
+ * the index's text, which is all the revert writes, both bounded like a read
+ * (MAX_EDITABLE_BYTES); taking it is a save at the version of the file now.
+ * Anything else is a sentence saying what the file is now.
+ */
+async function wholeFileStale(repo: Repo, diff: Computed, path: string): Promise<WorkspaceError> {
+  const { response, worktree, index } = diff;
+  const name = JSON.stringify(path);
+  if (response.kind === "conflicted" || response.kind === "submodule") return unsupported(response.note ?? `${name} cannot be reverted from the page.`);
+  if (response.kind === "unchanged")
+    return new WorkspaceError(
+      409,
+      "stale_change",
+      index === null && worktree === null
+        ? `${name} no longer exists, so there is nothing to revert.`
+        : `${name} changed since its diff was shown and now matches its staged version: there is nothing left to revert.`,
+    );
+  if (response.kind === "deleted")
+    return new WorkspaceError(409, "stale_change", `${name} was deleted since its diff was shown, so nothing was reverted. The diff now shows it deleted: revert again to bring it back.`);
+  if (response.binary || response.symlink || index === null || worktree === null || worktree.content === null || worktree.version === null) return stale(path);
+  const reverted = await readBlob(repo, index.sha, path).catch((error: unknown) => (error instanceof WorkspaceError ? null : Promise.reject(error)));
+  if (reverted === null || Buffer.byteLength(reverted, "utf8") > MAX_EDITABLE_BYTES || reverted === worktree.content) return stale(path);
+  const offer: GitRevertConflictResponse["revert"] = { current: { content: worktree.content, version: worktree.version }, reverted };
+  return new WorkspaceError(
+    409,
+    "stale_change",
+    `${name} changed since its diff was shown, so nothing was reverted. Compare the file as it is now with what the revert would make of it, and choose.`,
+    { revert: offer },
+  );
 }
 
 /**
@@ -454,6 +490,21 @@ function checkPaths(input: unknown): string[] {
 
 function stale(path: string): WorkspaceError {
   return new WorkspaceError(409, "stale_change", `${JSON.stringify(path)} changed since its diff was shown; nothing was done. The diff has been refreshed: look again.`);
+}
+
+/**
+ * An untracked file changed (or went) since its diff: it is not deleted. No
+ * offer: the conflict view's right side is a text saved over the disk's, and
+ * a deletion has no text (an empty right side would read as "empty the
+ * file", which is not what happens); the refreshed diff shows the new text,
+ * and deleting it again asks again.
+ */
+function staleUntracked(path: string): WorkspaceError {
+  return new WorkspaceError(
+    409,
+    "stale_change",
+    `${JSON.stringify(path)} changed since its diff was shown, so it was not deleted. The diff now shows it as it is: delete it again if you still want it gone.`,
+  );
 }
 
 function unsupported(message: string): WorkspaceError {

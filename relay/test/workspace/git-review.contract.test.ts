@@ -158,6 +158,86 @@ describe("hunk review routes", () => {
     expect(await readFile(join(project, "f.txt"), "utf8")).toBe("top\n" + CHANGED);
   });
 
+  it("a whole file's revert at a base no longer true is refused with the file now and the index's text; taking it is a save at that version", async () => {
+    git("reset", "-q");
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const shown = await diff("f.txt");
+    // Someone saves the file between the diff shown and the click.
+    const now = "saved meanwhile\n" + CHANGED;
+    await writeFile(join(project, "f.txt"), now);
+    const refused = await post("revert", { path: "f.txt", base: shown.base });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.json.error).toMatchObject({ code: "stale_change", message: expect.stringMatching(/nothing was reverted/) });
+    const offer = refused.json.revert as GitRevertConflictResponse["revert"];
+    expect(offer.current.content).toBe(now);
+    expect(offer.reverted).toBe(ORIGINAL);
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(now);
+
+    // A third change before the choice: the save at the version the person saw is refused, nothing overwritten.
+    await writeFile(join(project, "f.txt"), now + "third change\n");
+    const moved = await httpJson(pier, "PUT", "/api/files/content", { body: { path: "f.txt", content: offer.reverted, baseVersion: offer.current.version } });
+    expect(moved.status).toBe(409);
+    expect(moved.json.error.code).toBe("conflict");
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(now + "third change\n");
+    // The file back as the offer saw it (a version is the file's bytes): the same save writes the index's text.
+    await writeFile(join(project, "f.txt"), now);
+    const taken = await httpJson(pier, "PUT", "/api/files/content", { body: { path: "f.txt", content: offer.reverted, baseVersion: offer.current.version } });
+    expect(taken.status, taken.text).toBe(200);
+    expect(await readFile(join(project, "f.txt"), "utf8")).toBe(ORIGINAL);
+    expect(git("status", "--porcelain", "--", "f.txt")).toBe("");
+  });
+
+  it("a whole file's revert at a stale base that has nothing to offer says why in a sentence and changes nothing", async () => {
+    git("reset", "-q");
+    const refusedNow = async (path: string, base: string) => {
+      const answer = await post("revert", { path, base });
+      expect(answer.status, answer.text).toBe(409);
+      expect(answer.json.revert).toBeUndefined();
+      return answer.json.error as { code: string; message: string };
+    };
+
+    // An untracked file changed meanwhile: its revert would delete it, and it is not deleted.
+    await writeFile(join(project, "new.txt"), "first\n");
+    const untracked = await diff("new.txt");
+    expect(untracked.kind).toBe("untracked");
+    await writeFile(join(project, "new.txt"), "second\n");
+    expect(await refusedNow("new.txt", untracked.base)).toMatchObject({ code: "stale_change", message: expect.stringMatching(/was not deleted/) });
+    // Its only hunk's revert (which deletes it too) says the same.
+    const hunk = untracked.hunks[0]!;
+    const byHunk = await post("revert", { path: "new.txt", base: untracked.base, hunk: hunk.id, shown: { header: hunk.header, lines: hunk.lines } });
+    expect(byHunk.status).toBe(409);
+    expect(byHunk.json.revert).toBeUndefined();
+    expect(byHunk.json.error.message).toMatch(/was not deleted/);
+    expect(await readFile(join(project, "new.txt"), "utf8")).toBe("second\n");
+    await rm(join(project, "new.txt"));
+
+    // A file deleted meanwhile.
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const before = await diff("f.txt");
+    await rm(join(project, "f.txt"));
+    expect(await refusedNow("f.txt", before.base)).toMatchObject({ code: "stale_change", message: expect.stringMatching(/was deleted since its diff was shown/) });
+    await expect(readFile(join(project, "f.txt"), "utf8")).rejects.toThrow(/ENOENT/);
+
+    // A file now the same as the index: nothing left to revert.
+    await writeFile(join(project, "f.txt"), CHANGED);
+    const again = await diff("f.txt");
+    await writeFile(join(project, "f.txt"), ORIGINAL);
+    expect(await refusedNow("f.txt", again.base)).toMatchObject({ code: "stale_change", message: expect.stringMatching(/nothing left to revert/) });
+
+    // A binary file: only the sentence.
+    await writeFile(join(project, "blob.bin"), Buffer.from([0, 1, 2, 3]));
+    git("add", "blob.bin");
+    git("commit", "-q", "-m", "blob");
+    await writeFile(join(project, "blob.bin"), Buffer.from([0, 1, 2, 4]));
+    const binary = await diff("blob.bin");
+    expect(binary.binary).toBe(true);
+    await writeFile(join(project, "blob.bin"), Buffer.from([0, 1, 2, 5]));
+    expect(await refusedNow("blob.bin", binary.base)).toMatchObject({ code: "stale_change", message: expect.stringMatching(/changed since its diff was shown/) });
+    expect([...(await readFile(join(project, "blob.bin")))]).toEqual([0, 1, 2, 5]);
+    git("rm", "-q", "-f", "blob.bin");
+    git("commit", "-q", "-m", "no blob");
+  });
+
   it("a viewer's and a revoked driver link's revert are refused before anything is read", async () => {
     await writeFile(join(project, "f.txt"), CHANGED);
     const shown = await diff("f.txt");
@@ -168,6 +248,11 @@ describe("hunk review routes", () => {
     expect(viewer.status).toBe(403);
     expect(viewer.json.revert).toBeUndefined();
     expect(viewer.text).not.toContain("line two");
+    // The whole file's revert at that stale base too (a driver's would carry the file).
+    const wholeFile = { path: "f.txt", base: shown.base };
+    const viewerWhole = await post("revert", wholeFile, viewerCookie);
+    expect(viewerWhole.status).toBe(403);
+    expect(viewerWhole.text).not.toContain("line two");
 
     const before = driver.frames.filter((f) => f.type === "link_created").length;
     driver.send({ type: "pier.create_link", role: "driver" });
@@ -175,11 +260,15 @@ describe("hunk review routes", () => {
     const cookie = await exchangeToken(`http://${new URL(driver.ws.url).host}/?token=${frame.token}`, pier.port);
     // The link works until it is revoked (the same request is answered with the offer)...
     expect((await post("revert", body, cookie)).json.revert).toBeDefined();
+    expect((await post("revert", wholeFile, cookie)).json.revert).toBeDefined();
     driver.send({ type: "pier.revoke_link", linkId: frame.link.id });
     await driver.waitUntil(() => driver.frames.some((f) => f.type === "links" && f.links.some((l) => l.id === frame.link.id && l.revoked)), "the revoked link listed");
     const revoked = await post("revert", body, cookie);
     expect([401, 403]).toContain(revoked.status);
     expect(revoked.text).not.toContain("line two");
+    const revokedWhole = await post("revert", wholeFile, cookie);
+    expect([401, 403]).toContain(revokedWhole.status);
+    expect(revokedWhole.text).not.toContain("line two");
     expect(await readFile(join(project, "f.txt"), "utf8")).toBe("top\n" + CHANGED);
   });
 
