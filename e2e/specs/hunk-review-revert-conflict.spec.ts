@@ -6,7 +6,11 @@
 // beside what the revert would make of it now. Taking the revert writes it;
 // keeping the disk's (after a change made from the shell) leaves the disk
 // alone. A revert that goes through while the file has unsaved edits in the
-// editor opens the conflict view too, and the edits are kept.
+// editor opens the conflict view too, and the edits are kept. A whole
+// file's Revert meets a file written from the shell the same way (the
+// staged text on the right), and "Revert all" whose files are written while
+// its question is open opens each such file's conflict view, names them all
+// and reverts the rest.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
@@ -153,6 +157,125 @@ test("a revert under unsaved edits in the editor opens the conflict view; the ed
   await conflict.getByRole("button", { name: "Keep my edits" }).click();
   await expect(conflict).toBeHidden();
   await expect.poll(() => readFile(file, "utf8")).toBe(CHANGED + "my unsaved line\n");
+});
+
+/** The review's "Revert file", confirmed in the question it asks. */
+async function revertWholeFile(page: Page, review: Locator): Promise<void> {
+  await review.getByRole("button", { name: "Revert file", exact: true }).click();
+  const question = page.getByRole("dialog", { name: "Revert review.txt?" });
+  await question.getByRole("button", { name: "Revert file", exact: true }).click();
+  await expect(question).toBeHidden();
+}
+
+test("a whole file's revert that meets a file changed meanwhile opens the conflict view with the staged text; take the revert, then keep the disk's", async ({ page, pier }) => {
+  const dir = await projectDir(pier);
+  const file = join(dir, "review.txt");
+  await writeFile(file, ORIGINAL);
+  commitAll(dir);
+  await writeFile(file, CHANGED);
+
+  await openExplorer(page, pier.url);
+  const review = await openHunks(page);
+  const release = await holdDiffs(page);
+  // Written from the shell after the diff was shown: the page's Revert file names the old diff's base.
+  const now = "written from the shell\n" + CHANGED;
+  await writeFile(file, now);
+  await revertWholeFile(page, review);
+
+  const conflict = page.getByRole("region", { name: "Revert conflict" });
+  await expect(conflict).toBeVisible();
+  await expect(conflict).toContainText("so it was not reverted yet");
+  await expect(conflict).toContainText("Reverted (as staged)");
+  const left = conflict.locator(".editor.original .view-lines:not(.line-delete)");
+  const right = conflict.locator(".editor.modified .view-lines:not(.line-delete)");
+  await expect(left).toContainText("written from the shell");
+  await expect(left).toContainText("line eight");
+  await expect(right).toContainText("line 8");
+  expect(await sideText(right)).not.toContain("written from the shell");
+  expect(await sideText(right)).not.toContain("line eight");
+  expect(await readFile(file, "utf8")).toBe(now);
+  await snapshots(page, "file-offer");
+
+  await conflict.getByRole("button", { name: "Take the revert" }).click();
+  await expect(conflict).toBeHidden();
+  await expect.poll(() => readFile(file, "utf8")).toBe(ORIGINAL);
+  await release();
+
+  // Again; keeping the disk's leaves it as it is, and the review behind says nothing stale.
+  await writeFile(file, CHANGED);
+  await expect(editorLines(page)).toContainText("line eight");
+  const again = await openHunks(page);
+  const releaseAgain = await holdDiffs(page);
+  await writeFile(file, "again from the shell\n" + CHANGED);
+  await revertWholeFile(page, again);
+  const second = page.getByRole("region", { name: "Revert conflict" });
+  await expect(second.locator(".editor.original .view-lines:not(.line-delete)")).toContainText("again from the shell");
+  await second.getByRole("button", { name: "Keep the disk's" }).click();
+  await expect(second).toBeHidden();
+  await expect(page.locator('[data-tab-id="file:review.txt"]')).not.toContainText("unsaved changes");
+  expect(await readFile(file, "utf8")).toBe("again from the shell\n" + CHANGED);
+  await releaseAgain();
+  const reviewNow = await openHunks(page);
+  await expect(reviewNow.getByRole("button", { name: "Revert file", exact: true })).toBeEnabled();
+  await expect(reviewNow.getByRole("alert")).toHaveCount(0);
+});
+
+test("Revert all: each file saved after the question opens its own conflict view and is named; the others are reverted", async ({ page, pier }) => {
+  const dir = await projectDir(pier);
+  const names = ["a.txt", "b.txt", "c.txt"];
+  // Each file's text names it, so a conflict view showing another file's text is seen.
+  const original = (name: string) => `this is ${name}\n${ORIGINAL}`;
+  const changed = (name: string) => `this is ${name}\n${CHANGED}`;
+  for (const name of names) await writeFile(join(dir, name), original(name));
+  commitAll(dir);
+  for (const name of names) await writeFile(join(dir, name), changed(name));
+
+  await openExplorer(page, pier.url);
+  await page.getByRole("tab", { name: /Changes/ }).click();
+  await expect(page.getByRole("list", { name: "Changed files" }).getByRole("listitem")).toHaveCount(3);
+  await page.getByRole("button", { name: "Revert all changes" }).click();
+  const question = page.getByRole("dialog", { name: "Revert 3 files?" });
+  await expect(question).toBeVisible();
+  // While the question is open (the files' state was read before it), two of them are written again.
+  await writeFile(join(dir, "a.txt"), "a meanwhile\n" + changed("a.txt"));
+  await writeFile(join(dir, "c.txt"), "c meanwhile\n" + changed("c.txt"));
+  await question.getByRole("button", { name: "Revert 3 files" }).click();
+
+  await expect.poll(() => readFile(join(dir, "b.txt"), "utf8")).toBe(original("b.txt"));
+  const note = page.getByRole("alert").filter({ hasText: "2 files changed since you asked, so they were not reverted" });
+  await expect(note).toContainText("a.txt, c.txt");
+  expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("a meanwhile\n" + changed("a.txt"));
+  expect(await readFile(join(dir, "c.txt"), "utf8")).toBe("c meanwhile\n" + changed("c.txt"));
+
+  // Every one of them has its conflict view, in its own tab.
+  const conflict = page.getByRole("region", { name: "Revert conflict" });
+  for (const [name, meanwhile] of [
+    ["a.txt", "a meanwhile"],
+    ["c.txt", "c meanwhile"],
+  ] as const) {
+    await page.locator(`[data-tab-id="file:${name}"]`).click();
+    await expect(conflict).toBeVisible();
+    await expect(conflict).toContainText("so it was not reverted yet");
+    const left = conflict.locator(".editor.original .view-lines:not(.line-delete)");
+    await expect(left).toContainText(meanwhile);
+    await expect(left).toContainText(`this is ${name}`);
+    // The right side is this file's own buffer (going from one conflict tab to the next once showed the first file's).
+    const right = conflict.locator(".editor.modified .view-lines:not(.line-delete)");
+    await expect(right).toContainText(`this is ${name}`);
+    await expect(right).toContainText("line 8");
+    expect(await sideText(right)).not.toContain(meanwhile);
+  }
+  await expect(conflict.locator(".editor.original .line-delete").first()).toBeAttached();
+  await snapshots(page, "all");
+
+  // Take c's revert; keep a's disk.
+  await page.locator('[data-tab-id="file:c.txt"]').click();
+  await conflict.getByRole("button", { name: "Take the revert" }).click();
+  await expect.poll(() => readFile(join(dir, "c.txt"), "utf8")).toBe(original("c.txt"));
+  await page.locator('[data-tab-id="file:a.txt"]').click();
+  await conflict.getByRole("button", { name: "Keep the disk's" }).click();
+  await expect(conflict).toBeHidden();
+  expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("a meanwhile\n" + changed("a.txt"));
 });
 
 /** Screenshots for a person to look at (PIER_SHOTS=dir), at 1440×900 and a phone's 390×844 (the editor's pane shown), then back. */

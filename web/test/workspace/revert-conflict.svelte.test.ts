@@ -64,6 +64,17 @@ describe("a revert's offer in the conflict view", () => {
     expect(store.docs["a.ts"]!.conflict).toMatchObject({ content: "moved again\n", origin: "revert" });
   });
 
+  it("a whole file's offer is worded as a file's, and taking it after the disk moved again is refused the same way", async () => {
+    const { ws, store, context, models } = setup({ "a.ts": "saved meanwhile\n" });
+    expect(await openRevertConflict(store, "a.ts", offerFor(ws, "as staged\n"), "file")).toBe("opened");
+    expect(store.docs["a.ts"]!.conflict).toMatchObject({ content: "saved meanwhile\n", origin: "revert-file" });
+    expect(store.modelFor(models.make, "a.ts")!.getValue()).toBe("as staged\n");
+    ws.write("a.ts", "a third change\n");
+    expect(await saveDocument(store, context, "a.ts")).toBe(false);
+    expect(ws.content("a.ts")).toBe("a third change\n");
+    expect(store.docs["a.ts"]!.conflict).toMatchObject({ content: "a third change\n", origin: "revert-file" });
+  });
+
   it("never replaces unsaved edits", async () => {
     const { ws, store, models } = setup({ "a.ts": "now\n" });
     store.open("a.ts");

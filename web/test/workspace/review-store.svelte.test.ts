@@ -70,9 +70,9 @@ describe("review store", () => {
     expect(store.reviews["git:f.txt"]!.message?.text).toMatch(/changed on disk since this diff was shown, so nothing was reverted/);
   });
 
-  it("a hunk's revert sends the hunk as shown; a refusal with the revert's offer goes to the editor, and says where to choose", async () => {
+  it("a hunk's revert sends the hunk as shown; a refusal with the revert's offer goes to the editor, which alone says it", async () => {
     const { api, sent, state } = fakeApi();
-    const offers: [string, unknown][] = [];
+    const offers: [string, unknown, string][] = [];
     let outcome: "opened" | "unsaved" | "failed" = "opened";
     const reverted: string[] = [];
     const store = new ReviewStore(
@@ -80,8 +80,8 @@ describe("review store", () => {
       () => {},
       () => true,
       {
-        revertConflict: async (path, offer) => {
-          offers.push([path, offer]);
+        revertConflict: async (path, offer, scope) => {
+          offers.push([path, offer, scope]);
           return outcome;
         },
         reverted: (path) => reverted.push(path),
@@ -96,8 +96,13 @@ describe("review store", () => {
     const offer = { current: { content: "now", version: "v2" }, reverted: "then" };
     state.fail = new FilesApiError(409, "stale_change", "moved", { error: { code: "stale_change" }, revert: offer });
     expect(await store.act("git:f.txt", "revert", { hunk: "h1" })).toBe(false);
-    expect(offers).toEqual([["f.txt", offer]]);
-    expect(store.reviews["git:f.txt"]!.message).toEqual({ tone: "info", text: expect.stringMatching(/editor shows the file as it is now beside what the revert would make of it/) });
+    expect(offers).toEqual([["f.txt", offer, "hunk"]]);
+    // The conflict view, now in front, says it: no sentence is left behind it in the review.
+    expect(store.reviews["git:f.txt"]!.message).toBeNull();
+    // The whole file's revert, refused the same way, opens it as a file's.
+    expect(await store.act("git:f.txt", "revert", {})).toBe(false);
+    expect(offers.at(-1)).toEqual(["f.txt", offer, "file"]);
+    expect(store.reviews["git:f.txt"]!.message).toBeNull();
     outcome = "unsaved";
     expect(await store.act("git:f.txt", "revert", { hunk: "h1" })).toBe(false);
     expect(store.reviews["git:f.txt"]!.message).toEqual({ tone: "error", text: expect.stringMatching(/unsaved edits in the editor, so nothing was reverted/) });
@@ -139,5 +144,59 @@ describe("review store", () => {
     expect(await store.revertFiles(bases)).toBe(false);
     expect(sent).toEqual([["revert", { path: "f.txt", base: "b1" }]]);
     expect(store.listMessage?.text).toMatch(/^f\.txt: .*changed since/);
+  });
+
+  it("reverting several files: each that changed meanwhile opens its conflict view and is named, the others still revert", async () => {
+    const offers: [string, string][] = [];
+    const reverted: string[] = [];
+    const outcomes: Record<string, "opened" | "unsaved"> = { "a.txt": "opened", "c.txt": "opened", "d.txt": "unsaved" };
+    const sent: string[] = [];
+    const api: ReviewApi = {
+      // Answered out of order: the files are still reverted (and named) in the list's order.
+      gitDiff: async (path) => {
+        if (path === "a.txt") await settle();
+        return { ...diffOf(`base-${path}`, []), path };
+      },
+      gitStage: async () => ({ paths: [] }),
+      gitUnstage: async () => ({ paths: [] }),
+      gitRevert: async (request) => {
+        sent.push(request.path!);
+        if (request.path === "b.txt") return { paths: ["b.txt"] };
+        if (request.path === "e.txt") throw new FilesApiError(409, "stale_change", '"e.txt" changed since its diff was shown, so it was not deleted.', null);
+        const offer = { current: { content: `${request.path} now`, version: "v" }, reverted: `${request.path} staged` };
+        throw new FilesApiError(409, "stale_change", "moved", { error: { code: "stale_change" }, revert: offer });
+      },
+    };
+    const store = new ReviewStore(
+      api,
+      () => {},
+      () => true,
+      {
+        revertConflict: async (path, offer, scope) => {
+          offers.push([path, `${offer.reverted} (${scope})`]);
+          return outcomes[path]!;
+        },
+        reverted: (path) => reverted.push(path),
+      },
+    );
+    const bases = await store.revertBases(["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"]);
+    expect(await store.revertFiles(bases)).toBe(false);
+    expect(sent).toEqual(["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"]);
+    expect(reverted).toEqual(["b.txt"]);
+    expect(offers).toEqual([
+      ["a.txt", "a.txt staged (file)"],
+      ["c.txt", "c.txt staged (file)"],
+      ["d.txt", "d.txt staged (file)"],
+    ]);
+    const text = store.listMessage!.text;
+    expect(text).toMatch(/^2 files changed since you asked, so they were not reverted: a\.txt, c\.txt\. Each is open in the editor/);
+    expect(text).toMatch(/d\.txt: .*unsaved edits/);
+    expect(text).toMatch(/e\.txt: .*was not deleted/);
+    expect(store.listMessage!.tone).toBe("error");
+
+    // Only offers opened: the sentence is information, naming the file.
+    outcomes["d.txt"] = "opened";
+    expect(await store.revertFiles(new Map([["d.txt", "base-d.txt"]]))).toBe(false);
+    expect(store.listMessage).toEqual({ tone: "info", text: expect.stringMatching(/^d\.txt changed since you asked, so it was not reverted/) });
   });
 });

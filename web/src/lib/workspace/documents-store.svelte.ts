@@ -39,8 +39,8 @@ export interface FileDocument {
   diskChanged: DiskText | null;
   /** The file is gone from disk (the buffer is kept; saving recreates it). */
   deletedOnDisk: boolean;
-  /** A save was refused (409) or the user asked to compare: theirs = disk. `origin` (revert-conflict.ts): "revert", mine is what a hunk's revert would make of the file; "reverted", theirs is a revert's result written under my unsaved edits. */
-  conflict: (DiskText & { merging: boolean; origin?: "revert" | "reverted" }) | null;
+  /** A save was refused (409) or the user asked to compare: theirs = disk. `origin` (revert-conflict.ts): "revert", mine is what a hunk's revert would make of the file; "revert-file", mine is what a whole file's revert writes (the index's text); "reverted", theirs is a revert's result written under my unsaved edits. */
+  conflict: (DiskText & { merging: boolean; origin?: "revert" | "revert-file" | "reverted" }) | null;
 }
 
 /** Not reactive: one per open, editable file. */

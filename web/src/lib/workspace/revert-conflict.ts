@@ -1,9 +1,10 @@
 // A revert from the hunk review meets the editor (issue #34, item 1), in the
 // save's conflict view (ConflictView.svelte), so nothing is lost either way:
 //
-// - The file changed between the diff shown and a hunk's Revert: the relay
-//   refused it and said what the revert would make of the file now
-//   (GitRevertConflictResponse). The file opens with that text as an unsaved,
+// - The file changed between the diff shown and a hunk's or a whole file's
+//   Revert (one file's, or each of "Revert all"'s): the relay refused it and
+//   said what the revert would make of the file now
+//   (GitRevertConflictResponse; for a whole file, the index's text). The file opens with that text as an unsaved,
 //   undoable edit beside the disk's: keeping the disk's is "take theirs",
 //   taking the revert is a save at the version the refusal named (the same
 //   no-clobber rule as any save), or the person edits and saves.
@@ -18,6 +19,8 @@ import { FilesApiError } from "./files-api.ts";
 import { fileTabId } from "./tabs.ts";
 
 export type RevertOffer = GitRevertConflictResponse["revert"];
+/** What was reverted: the conflict view words its choice for it. */
+export type RevertScope = "hunk" | "file";
 
 /** "opened": the conflict view shows it; "unsaved": the file has unsaved edits, left alone; "failed": it could not be opened as editable text. */
 export type RevertConflictOutcome = "opened" | "unsaved" | "failed";
@@ -33,7 +36,7 @@ export function revertOfferOf(error: unknown): RevertOffer | null {
 }
 
 /** Opens `path` in the editor's conflict view: the disk's text (left) and the revert's (right, unsaved). */
-export async function openRevertConflict(store: DocumentsStore, path: string, offer: RevertOffer): Promise<RevertConflictOutcome> {
+export async function openRevertConflict(store: DocumentsStore, path: string, offer: RevertOffer, scope: RevertScope = "hunk"): Promise<RevertConflictOutcome> {
   const wasOpen = store.docs[path] !== undefined;
   // Unsaved edits are the person's work: a revert's text never replaces them (the diff is shown again instead).
   if (wasOpen && (store.docs[path]!.dirty || store.docs[path]!.conflict !== null)) return "unsaved";
@@ -43,7 +46,7 @@ export async function openRevertConflict(store: DocumentsStore, path: string, of
   if (!doc || doc.status !== "ready" || !store.buffer(path)) return "failed";
   if (doc.dirty || doc.conflict !== null) return "unsaved";
   store.setUnsaved(path, offer.reverted);
-  doc.conflict = { content: offer.current.content, version: offer.current.version, merging: false, origin: "revert" };
+  doc.conflict = { content: offer.current.content, version: offer.current.version, merging: false, origin: scope === "file" ? "revert-file" : "revert" };
   doc.diskChanged = null;
   store.activate(fileTabId(path));
   return "opened";

@@ -4,15 +4,18 @@
 // actions on files and sections. Every action names what the page showed
 // (a hunk's id, a diff's `base`): when the file moved meanwhile the relay
 // refuses it (stale_change, or a revert's save conflict) and the diff is
-// loaded again, with a sentence saying so. A hunk's revert so refused whose
-// hunk is still in the file opens the editor's conflict view with what the
-// revert would make of the file now (revert-conflict.ts, through `hooks`).
-// Nothing here is Svelte UI.
+// loaded again, with a sentence saying so. A revert so refused that the
+// relay could say what it would make of the file now (a hunk still in the
+// file, or a whole text file git tracks) opens the editor's conflict view
+// with it (revert-conflict.ts, through `hooks`); then the conflict view alone
+// says what happened (a sentence here too would only be found after it).
+// "Revert all" goes on past such a file, opens each one's conflict view and
+// names them all. Nothing here is Svelte UI.
 
 import type { GitDiffResponse, GitDiffSide, GitReviewRequest } from "@pier/protocol";
 import { describeError } from "./describe-error.ts";
 import { FilesApiError, type FilesApi } from "./files-api.ts";
-import { revertOfferOf, type RevertConflictOutcome, type RevertOffer } from "./revert-conflict.ts";
+import { revertOfferOf, type RevertConflictOutcome, type RevertOffer, type RevertScope } from "./revert-conflict.ts";
 
 export type ReviewApi = Pick<FilesApi, "gitDiff" | "gitStage" | "gitUnstage" | "gitRevert">;
 export type ReviewAction = "stage" | "unstage" | "revert";
@@ -20,8 +23,8 @@ export type ReviewView = "hunks" | "side";
 
 /** What the editor does around a revert (the workbench wires these to its documents). */
 export interface ReviewHooks {
-  /** A hunk's revert met a file changed meanwhile: show the disk's text beside the revert's. */
-  revertConflict(path: string, offer: RevertOffer): Promise<RevertConflictOutcome>;
+  /** A revert (of a hunk, or of the whole file) met a file changed meanwhile: show the disk's text beside the revert's. */
+  revertConflict(path: string, offer: RevertOffer, scope: RevertScope): Promise<RevertConflictOutcome>;
   /** A revert was written: an open file with unsaved edits shows them beside it. */
   reverted(path: string): void;
 }
@@ -137,9 +140,10 @@ export class ReviewStore {
       return true;
     } catch (error) {
       const offer = action === "revert" ? revertOfferOf(error) : null;
-      const text = offer ? offerText(this.#hooks ? await this.#hooks.revertConflict(review.path, offer) : "failed", review.path) : null;
+      const outcome = offer ? (this.#hooks ? await this.#hooks.revertConflict(review.path, offer, what.hunk === undefined ? "file" : "hunk") : "failed") : null;
       const target = this.reviews[key];
-      if (target) target.message = text ?? { tone: "error", text: failureText(error, action) };
+      // Opened: the conflict view (now in front) says it all; this tab shows the diff as it is now, with no sentence left behind it.
+      if (target) target.message = outcome === "opened" ? null : outcome ? offerText(outcome, review.path) : { tone: "error", text: failureText(error, action) };
       return false;
     } finally {
       const target = this.reviews[key];
@@ -166,31 +170,39 @@ export class ReviewStore {
 
   /** The `base` of each file's working-tree diff, read before the person is asked, so a revert never covers what they did not see. */
   async revertBases(paths: string[]): Promise<Map<string, string>> {
-    const bases = new Map<string, string>();
-    await Promise.all(
-      paths.map(async (path) => {
-        const diff = await this.#api.gitDiff(path, false);
-        bases.set(path, diff.base);
-      }),
-    );
-    return bases;
+    // In the list's order (not the order the answers came in): the files are reverted, and any left named, in that order.
+    const read = await Promise.all(paths.map(async (path) => [path, (await this.#api.gitDiff(path, false)).base] as const));
+    return new Map(read);
   }
 
-  /** Reverts whole files at the bases read before the question; says which were left because they changed meanwhile. */
+  /**
+   * Reverts whole files at the bases read before the question. A file that
+   * changed meanwhile is left as it is and the rest go on; each one the relay
+   * made an offer for opens in the editor's conflict view (every one, in a
+   * tab of its own), and the sentence names them all, then the others left.
+   */
   async revertFiles(bases: Map<string, string>): Promise<boolean> {
     this.listMessage = null;
+    const opened: string[] = [];
     const failed: string[] = [];
     for (const [path, base] of bases) {
       try {
         await this.#api.gitRevert({ path, base });
         this.#hooks?.reverted(path);
       } catch (error) {
-        failed.push(`${path}: ${failureText(error, "revert")}`);
+        const offer = revertOfferOf(error);
+        const outcome = offer && this.#hooks ? await this.#hooks.revertConflict(path, offer, "file") : null;
+        if (outcome === "opened") opened.push(path);
+        else if (outcome === "unsaved") failed.push(`${path}: it changed since you asked and has unsaved edits in the editor, so it was not reverted.`);
+        else failed.push(`${path}: ${failureText(error, "revert")}`);
       }
     }
     this.#changed();
-    if (failed.length > 0) this.listMessage = { tone: "error", text: failed.slice(0, 3).join(" ") + (failed.length > 3 ? ` (and ${failed.length - 3} more)` : "") };
-    return failed.length === 0;
+    const parts: string[] = [];
+    if (opened.length > 0) parts.push(openedText(opened));
+    if (failed.length > 0) parts.push(failed.slice(0, 3).join(" ") + (failed.length > 3 ? ` (and ${failed.length - 3} more)` : ""));
+    if (parts.length > 0) this.listMessage = { tone: failed.length > 0 ? "error" : "info", text: parts.join(" ") };
+    return opened.length === 0 && failed.length === 0;
   }
 
   /** The index or files moved (`git`), or these files changed: open reviews follow. */
@@ -216,13 +228,15 @@ export class ReviewStore {
   }
 }
 
-/** The review's sentence once the editor took (or left) a revert's offer. */
-function offerText(outcome: RevertConflictOutcome, path: string): ReviewMessage {
-  if (outcome === "opened")
-    return {
-      tone: "info",
-      text: `${path} changed since this diff was shown, so nothing was reverted yet. The editor shows the file as it is now beside what the revert would make of it: choose there.`,
-    };
+/** "Revert all": the files left for the person to choose in the conflict view, each named. */
+function openedText(paths: string[]): string {
+  const names = paths.length <= 10 ? paths.join(", ") : `${paths.slice(0, 10).join(", ")} and ${paths.length - 10} more`;
+  if (paths.length === 1) return `${names} changed since you asked, so it was not reverted: the editor shows it as it is now beside the reverted file. Choose there.`;
+  return `${paths.length} files changed since you asked, so they were not reverted: ${names}. Each is open in the editor as it is now beside the reverted file: choose in each tab.`;
+}
+
+/** The review's sentence once the editor left (or could not show) a revert's offer. */
+function offerText(outcome: Exclude<RevertConflictOutcome, "opened">, path: string): ReviewMessage {
   if (outcome === "unsaved")
     return {
       tone: "error",

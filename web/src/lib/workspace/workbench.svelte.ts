@@ -97,7 +97,7 @@ export class WorkbenchStore {
       () => void this.loadGit(),
       (key) => key in this.diffStore.diffs,
       {
-        revertConflict: (path, offer) => openRevertConflict(this.documents, path, offer),
+        revertConflict: (path, offer, scope) => openRevertConflict(this.documents, path, offer, scope),
         reverted: (path) => void showRevertOverUnsaved(this.documents, path),
       },
     );
