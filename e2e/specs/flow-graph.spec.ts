@@ -3,14 +3,17 @@
 // of a crafted capture, and a `pier tap` page. Each response arrow is linked
 // to its command's (pairing), a click selects the record in the records list,
 // the export is a standalone SVG that parses (and keeps a crafted
-// `</text><script>` as text), an expert warning marks its arrow, and the tab
-// passes axe in light and dark.
+// `</text><script>` as text) and draws what the view draws, pi's activation
+// bars included; what the inspector dropped is said in the file and on the
+// page; an expert warning marks its arrow, and the tab passes axe in light
+// and dark.
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { createDemoAgentDir } from "../../relay/src/demo/agent-dir.ts";
 import { startModelServer } from "../../relay/src/demo/model-server.ts";
 import { PIER_BIN, startPierReplay } from "../../relay/test/support/pier-process.ts";
+import { streamedCapture } from "../../bench/support/streamed-capture.ts";
 import { piCliPathFor } from "../../relay/test/support/pi-under-test.ts";
 import { expectAccessible } from "../support/accessible.ts";
 import { expect, test } from "../support/pier.ts";
@@ -51,11 +54,28 @@ async function allArrows(list: Locator): Promise<Arrow[]> {
   });
 }
 
-/** The SVG a click on Export SVG downloads, parsed by the browser: its texts, and whether it parsed. */
-async function exportedSvg(page: Page): Promise<{ text: string; parsed: { error: boolean; root: string; texts: string[]; scripts: number; titles: string[] } }> {
+interface ExportedSvg {
+  error: boolean;
+  root: string;
+  texts: string[];
+  scripts: number;
+  titles: string[];
+  /** The centre of pi's lane (its header's text). */
+  piX: number;
+  /** Each row: its kind, its pair, the y of its arrow. */
+  rows: { kind: string; pair: string | null; y: number }[];
+  /** The activation bars on pi's lane. */
+  bars: { pair: string | null; x: number; width: number; y: number; height: number; waiting: boolean }[];
+  leftOut: string | null;
+}
+
+/** The SVG a click on Export SVG downloads, parsed by the browser: its texts, rows and bars, and whether it parsed. */
+async function exportedSvg(page: Page, saveAs?: string): Promise<{ text: string; parsed: ExportedSvg }> {
   const [download] = await Promise.all([page.waitForEvent("download"), inspector(page).getByRole("button", { name: "Export SVG" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^pier-flow-.*\.svg$/);
   const text = await readFile((await download.path())!, "utf8");
+  // Kept with the test's results, to be opened and looked at beside the view.
+  if (saveAs !== undefined) await writeFile(saveAs, text);
   const parsed = await page.evaluate((svg) => {
     const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
     return {
@@ -64,6 +84,21 @@ async function exportedSvg(page: Page): Promise<{ text: string; parsed: { error:
       texts: [...doc.querySelectorAll("text")].map((t) => t.textContent ?? ""),
       scripts: doc.querySelectorAll("script").length,
       titles: [...doc.querySelectorAll("title")].map((t) => t.textContent ?? ""),
+      piX: Number([...doc.querySelectorAll("text[text-anchor=middle]")].find((t) => t.textContent === "pi")?.getAttribute("x")),
+      rows: [...doc.querySelectorAll("g[data-kind]")].map((g) => ({
+        kind: g.getAttribute("data-kind")!,
+        pair: g.getAttribute("data-pair"),
+        y: Number(g.querySelector("line:not(.gap)")?.getAttribute("y1") ?? g.querySelector("path")?.getAttribute("d")?.split(" ")[1]),
+      })),
+      bars: [...doc.querySelectorAll("rect.activation")].map((r) => ({
+        pair: r.getAttribute("data-pair"),
+        x: Number(r.getAttribute("x")),
+        width: Number(r.getAttribute("width")),
+        y: Number(r.getAttribute("y")),
+        height: Number(r.getAttribute("height")),
+        waiting: r.classList.contains("waiting"),
+      })),
+      leftOut: doc.querySelector("text.left-out")?.textContent ?? null,
     };
   }, text);
   return { text, parsed };
@@ -146,11 +181,32 @@ test("live: a prompt's arrows, each response linked to its command; a click sele
   await expect(flow(page).getByRole("option", { name: new RegExp(`^message_update \\w+, delta 1 of ${count}$`) })).toHaveCount(1);
   await expect(details(page)).toContainText("message_update");
 
-  const { parsed } = await exportedSvg(page);
+  const { parsed } = await exportedSvg(page, testInfo.outputPath("flow.svg"));
   expect(parsed.error).toBe(false);
   expect(parsed.root).toBe("svg");
   expect(parsed.scripts).toBe(0);
   expect(parsed.texts).toEqual(expect.arrayContaining(["this browser", "relay", "pi", "prompt", "response prompt ✓", "agent_settled"]));
+  // Every arrow the view showed is in the file, in the same order (the run the view opened is folded there; the page may have asked pi more since).
+  expect(parsed.rows.slice(0, arrows.length).map((r) => r.kind)).toEqual(arrows.map((a) => a.kind));
+  // pi's activation bars: one per command answered, on pi's lane, from the command's arrow to its answer's (the prompt's among them).
+  const promptPair = commands.find((a) => a.name === "prompt: this browser → pi")!.pair;
+  expect(parsed.bars.map((b) => b.pair)).toContain(promptPair);
+  const answered = parsed.rows.filter((r) => r.kind === "response");
+  expect(parsed.bars.filter((b) => !b.waiting)).toHaveLength(answered.length);
+  for (const response of answered) {
+    const command = parsed.rows.find((r) => r.kind === "command" && r.pair === response.pair)!;
+    const bar = parsed.bars.find((b) => b.pair === response.pair)!;
+    expect(bar, `the bar of pair ${response.pair}`).toBeDefined();
+    expect(bar.y).toBe(command.y);
+    expect(bar.y + bar.height).toBe(response.y);
+    expect(bar.height).toBeGreaterThan(0);
+    expect(Math.abs(bar.x + bar.width / 2 - parsed.piX)).toBeLessThanOrEqual(7);
+  }
+  await expect(
+    inspector(page)
+      .getByRole("status")
+      .filter({ hasText: /^Exported/ }),
+  ).toHaveText(`Exported ${parsed.rows.length} arrows`);
 
   // The graph itself (the details pane is the records list's, checked there).
   await flow(page).press("Escape");
@@ -206,7 +262,7 @@ test("a replay of a crafted capture: the warned arrow is marked with why, anothe
     await expect(details(page).getByRole("region", { name: "Warnings" })).toContainText('No command sent the id "req-9"');
     await page.screenshot({ path: testInfo.outputPath("flow-replay-1440x900.png") });
 
-    const { text, parsed } = await exportedSvg(page);
+    const { text, parsed } = await exportedSvg(page, testInfo.outputPath("flow-replay.svg"));
     expect(text).not.toContain("<script");
     expect(text).toContain("&lt;/text&gt;&lt;script&gt;");
     expect(parsed.error).toBe(false);
@@ -253,5 +309,48 @@ test("a pier tap page: the client's lane instead of browsers, its commands linke
     expect(await exited).toBe(0);
     await server.close();
     await agent.cleanup();
+  }
+});
+
+test("a capture longer than the inspector holds: the export says, in the file and on the page, that the older records are not in it", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  // One prompt answered in 2,500 deltas: more records than the inspector's 2,000.
+  const { text, events } = streamedCapture({ prompts: 1, deltasPerAnswer: 2_500, by: "e2e" });
+  const file = testInfo.outputPath("longer.jsonl");
+  await writeFile(file, text);
+  const replay = await startPierReplay(file);
+  try {
+    const errors = watchErrors(page);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(replay.url);
+    const bar = page.getByRole("region", { name: "Replay" });
+    const count = events.toLocaleString("en");
+    await expect(bar.getByRole("status", { name: "Replay position" })).toContainText(`record 0 of ${count}`, { timeout: 30_000 });
+    await bar.getByRole("slider", { name: "Position" }).evaluate((input, v) => {
+      (input as HTMLInputElement).value = String(v);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }, events);
+    await expect(bar.getByRole("status", { name: "Replay position" })).toContainText(`record ${count} of ${count}`, { timeout: 60_000 });
+    await page.getByRole("button", { name: "Protocol inspector" }).click();
+    await inspector(page).getByRole("tab", { name: "Flow" }).click();
+    await expect(flow(page).getByRole("option", { name: /^agent_settled: pi → / })).toHaveCount(1);
+    // The inspector's count: "2,000 records · 123 older dropped".
+    const held = Number((await inspector(page).locator('[title^="Records held"]').textContent())!.replace(/,/g, "").match(/^(\d+)/)![1]);
+    const sentence = `Not in it: the ${(events - held).toLocaleString("en")} older records the inspector dropped (it keeps the newest ${held.toLocaleString("en")}).`;
+    expect(events - held).toBeGreaterThan(0);
+    const { parsed } = await exportedSvg(page);
+    expect(parsed.error).toBe(false);
+    expect(parsed.leftOut).toBe(sentence);
+    await expect(
+      inspector(page)
+        .getByRole("status")
+        .filter({ hasText: /^Exported/ }),
+    ).toContainText(sentence);
+    await page.screenshot({ path: testInfo.outputPath("flow-export-note-1440x900.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: testInfo.outputPath("flow-export-note-390x844.png") });
+    expect(errors).toEqual([]);
+  } finally {
+    await replay.stop();
   }
 });
