@@ -308,8 +308,8 @@ export function pairSlot(pairKey: number, n: number): number {
   return ((pairKey % n) + n) % n;
 }
 
-/** Whether a sorted list of seqs holds one in first … last (a run's warning). */
-export function anyInRange(sortedSeqs: readonly number[], first: number, last: number): boolean {
+/** The index of the first seq ≥ `first` in a sorted list (its length when none is). */
+export function firstAtOrAfter(sortedSeqs: readonly number[], first: number): number {
   let lo = 0;
   let hi = sortedSeqs.length;
   while (lo < hi) {
@@ -317,7 +317,13 @@ export function anyInRange(sortedSeqs: readonly number[], first: number, last: n
     if (sortedSeqs[mid]! < first) lo = mid + 1;
     else hi = mid;
   }
-  return lo < sortedSeqs.length && sortedSeqs[lo]! <= last;
+  return lo;
+}
+
+/** Whether a sorted list of seqs holds one in first … last (a run's warning). */
+export function anyInRange(sortedSeqs: readonly number[], first: number, last: number): boolean {
+  const at = firstAtOrAfter(sortedSeqs, first);
+  return at < sortedSeqs.length && sortedSeqs[at]! <= last;
 }
 
 /** Who a broadcast goes to, in words: every browser, or a tap's client. */

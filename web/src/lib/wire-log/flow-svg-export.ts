@@ -12,6 +12,7 @@
 // (FlowSvgOptions.leftOut).
 
 import { flowSvgPieceCount, flowSvgPieces, type FlowDrawing, type FlowSvgOptions } from "./flow-svg.ts";
+import { firstAtOrAfter } from "./flow-graph.ts";
 
 export interface FlowExportOptions extends FlowSvgOptions {
   /** Stops the export between slices (it rejects with the signal's reason). */
@@ -87,14 +88,7 @@ export function nextTask(): Promise<void> {
 
 /** The seqs of a sorted list in first … last (a run's warned deltas), by binary search: a long export asks this for every arrow. */
 export function seqsIn(sortedSeqs: readonly number[], first: number, last: number): number[] {
-  let lo = 0;
-  let hi = sortedSeqs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sortedSeqs[mid]! < first) lo = mid + 1;
-    else hi = mid;
-  }
   const out: number[] = [];
-  for (let i = lo; i < sortedSeqs.length && sortedSeqs[i]! <= last; i++) out.push(sortedSeqs[i]!);
+  for (let i = firstAtOrAfter(sortedSeqs, first); i < sortedSeqs.length && sortedSeqs[i]! <= last; i++) out.push(sortedSeqs[i]!);
   return out;
 }
