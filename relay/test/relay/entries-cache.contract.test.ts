@@ -151,6 +151,12 @@ describe("the relay answers a class's get_entries once pi has (entries-cache.ts)
     };
     const expected = run(driver);
     expect(expected.some((line) => line.includes('"message_end"'))).toBe(true);
+    // prompt() waited for the driver's agent_settled only: each socket gets it in its own time.
+    const settled = (browser: Browser) => {
+      const from = browser.records.findIndex((r) => r.type === "response" && r.id === promptId);
+      return from >= 0 && browser.records.some((r, i) => i > from && r.type === "agent_settled");
+    };
+    for (const browser of watchers) await browser.waitUntil(() => settled(browser), "agent_settled after the prompt", 30_000);
     for (const browser of watchers) expect(run(browser)).toEqual(expected);
 
     // Two joiners at once, after the run: pi is asked (once), and its answer has the third question.
