@@ -4,9 +4,12 @@
 //
 // 1. Memory. pier with its one session (relay RSS), then with AGENTS more
 //    live sessions started from the board (relay RSS, and each pi child's
-//    RSS), then with those AGENTS stopped (relay RSS). Printed: MB and the
-//    ratios issue #32 names: relay with AGENTS stopped ÷ relay with one
-//    (target ≤ 1.1), the relay's cost per live session, and a pi child's.
+//    RSS), then, once each has streamed a run (part 2) and nobody watches
+//    it, with those AGENTS idle and their pi stopped by `--idle-stop` (relay
+//    RSS). Printed: MB and the ratios issue #32 names: relay with AGENTS
+//    idle and stopped ÷ relay with one (target ≤ 1.1), the relay's cost per
+//    live session, and a pi child's; beside them what each run streamed
+//    (what a session's replay would hold while it sleeps, if it kept one).
 // 2. Board latency. Every agent is prompted at once with a steady stream;
 //    for each run's start and end seen on a session's socket, the time until
 //    the board socket reports that card's new state. Printed: p50, p95, max
@@ -26,6 +29,9 @@ import { httpJson } from "../relay/test/workspace/workspace-http.ts";
 
 const AGENTS = Number(process.env.PIER_BENCH_AGENTS ?? 8);
 const SETTLE_MS = 3000;
+// --idle-stop, in minutes: long enough that no session sleeps while the bench
+// sets it up (8 pi children start on 2 cores), short enough to wait for.
+const IDLE_STOP_MINUTES = 0.25;
 const steady = fileURLToPath(new URL("../e2e/scenarios/steady-stream.json", import.meta.url));
 
 if (!existsSync("/proc/self/status")) {
@@ -69,12 +75,18 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-const pier = await startPier(["--demo", "--demo-scenario", steady, "--max-agents", String(AGENTS + 1), "--idle-stop", "0"]);
+const pier = await startPier(["--demo", "--demo-scenario", steady, "--max-agents", String(AGENTS + 1), "--idle-stop", String(IDLE_STOP_MINUTES)]);
 const pierPid = pier.process.pid!;
 const browsers: Browser[] = [];
 try {
   browsers.push(await connectBrowser(pier));
   await until(async () => (await board(pier))[0]?.child === "running", "the first pi");
+  await sleep(SETTLE_MS);
+  const relayCold = rssMB(pierPid);
+  // A pier with one session that has worked: its one run streamed, as any in use has (the code that
+  // streams compiled, the allocator's pools grown), so what follows is what more sessions cost.
+  browsers[0]!.send({ type: "prompt", message: "stream", id: commandId("bench") });
+  await browsers[0]!.waitForRecord((r) => r.type === "agent_settled", 120_000);
   await sleep(SETTLE_MS);
   const relayOne = rssMB(pierPid);
 
@@ -97,10 +109,12 @@ try {
   boardWs.on("message", (data) => boardSeen.push({ at: performance.now(), cards: (JSON.parse(String(data)) as BoardFrame).board.cards }));
   await new Promise((r) => boardWs.once("open", r));
   const wire: { id: string; state: "working" | "done"; at: number }[] = [];
+  let streamedBytes = 0;
   for (const [index, id] of ids.entries()) {
     const browser = browsers[index + 1]!;
     browser.ws.on("message", (data, isBinary) => {
       if (!isBinary) return;
+      streamedBytes += (data as Buffer).length;
       const text = String(data);
       const at = performance.now();
       if (text.includes('{"type":"agent_start"')) wire.push({ id, state: "working", at });
@@ -118,18 +132,21 @@ try {
   });
   boardWs.close();
 
-  for (const id of ids) await httpJson(pier, "POST", LIVE_API_PATHS.stop, { body: { id } });
-  await until(async () => (await board(pier)).filter((c) => c.child === "exited").length === AGENTS, "every added pi to stop");
+  // Nobody watches the added sessions any more: --idle-stop puts each to sleep (its pi stopped, woken when used).
   for (const browser of browsers.slice(1)) await browser.close();
+  await until(async () => (await board(pier)).filter((c) => c.asleep && c.child === "exited").length === AGENTS, "every added session to sleep", 120_000);
   await sleep(SETTLE_MS);
   const relayStopped = rssMB(pierPid);
 
   const mb = (n: number) => `${n.toFixed(1)} MB`;
   const piAverage = piRss.reduce((a, b) => a + b, 0) / Math.max(1, piRss.length);
   console.log(`Live sessions (${AGENTS} added to pier's one, demo model, ${streamMs.toFixed(0)} ms of streaming for the latency run)`);
-  console.log(`  relay RSS, one session:            ${mb(relayOne)}`);
+  console.log(`  relay RSS, one session:            ${mb(relayCold)} before its first run, ${mb(relayOne)} after it`);
   console.log(`  relay RSS, ${AGENTS + 1} live sessions:        ${mb(relayLive)}   (+${mb((relayLive - relayOne) / AGENTS)} per live session)`);
-  console.log(`  relay RSS, ${AGENTS} of them stopped:      ${mb(relayStopped)}   ratio to one session: ${(relayStopped / relayOne).toFixed(2)}× (target ≤ 1.1×)`);
+  console.log(
+    `  relay RSS, ${AGENTS} of them asleep:       ${mb(relayStopped)}   ratio to one session: ${(relayStopped / relayOne).toFixed(2)}× (target ≤ 1.1×; ${(relayStopped / relayCold).toFixed(2)}× of it before any run)`,
+  );
+  console.log(`    (after their runs, which streamed ${mb(streamedBytes / 1024 / 1024 / AGENTS)} each; idle for ${IDLE_STOP_MINUTES * 60} s, nobody watching)`);
   console.log(`  pi child RSS (${piRss.length} children):       ${mb(piAverage)} each on average, ${mb(Math.max(...piRss))} the largest`);
   console.log(`  board latency, record on a session's socket → its card on the board (${latencies.length} changes, ${AGENTS} agents streaming):`);
   console.log(`    p50 ${percentile(latencies, 50).toFixed(0)} ms · p95 ${percentile(latencies, 95).toFixed(0)} ms · max ${Math.max(...latencies).toFixed(0)} ms (target p95 ≤ 250 ms)`);

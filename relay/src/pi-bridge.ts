@@ -110,6 +110,18 @@ export class PiBridge {
     pi.on("drain", () => this.#unblockStdin());
   }
 
+  /**
+   * pi was stopped for sleeping (live-session.ts sleep) and nobody watches:
+   * what it wrote is let go. A page that opens the session wakes pi, and a
+   * starting pi clears the replay anyway; kept, a board of sleeping agents
+   * would hold up to --replay-bytes each of output no page reads.
+   */
+  forgetOutput(): void {
+    this.hub.flushStdout();
+    this.#replay.clear();
+    this.#sentLog.clear();
+  }
+
   /** The relay asks pi a read for itself (read-routing.ts ask); null when pi is not running or went away. */
   askPi(type: string): Promise<Buffer | null> {
     return this.#pi.running ? this.#reads.ask(type) : Promise.resolve(null);

@@ -222,6 +222,8 @@ export class LiveSession {
     this.#asleep = true;
     await this.#learnSessionFile();
     await this.pi.stop();
+    // A page may have come meanwhile (it woke pi, or was told none may wake): it has what it was sent.
+    if (this.#asleep && this.#waking === null && this.bridge.hub.size === 0) this.bridge.forgetOutput();
     this.#onSummaryChange?.();
   }
 

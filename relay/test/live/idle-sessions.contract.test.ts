@@ -77,4 +77,43 @@ describe("idle live sessions", () => {
     expect(prompts.some((p) => p.includes("what was the word?"))).toBe(true);
     await again.close();
   });
+
+  it("lets go of a sleeping session's output: a page that may not wake it is told so and gets no stale replay", async () => {
+    // Two at once: the primary and one more; a second added agent then takes the sleeping one's place.
+    const capped = await startPier(["--demo", "--demo-scenario", hello, "--idle-stop", "0.04", "--max-agents", "2"]);
+    // Watched, so the primary stays awake and keeps its place.
+    const primary = await connectBrowser(capped);
+    try {
+      const added = async () => {
+        const folder = realpathSync(mkdtempSync(join(tmpdir(), "pier-idle-")));
+        const started = await httpJson(capped, "POST", LIVE_API_PATHS.sessions, { body: { cwd: folder } });
+        expect(started.status, started.text).toBe(201);
+        return started.json.card.id as string;
+      };
+      const sleeper = await added();
+      const page = await connectBrowser(capped, { path: `/live/${sleeper}/ws` });
+      page.send({ type: "prompt", message: "say something", id: commandId("idle") });
+      await page.waitForRecord((r) => r.type === "agent_settled");
+      await page.close();
+      await until(async () => {
+        const c = await card(capped, sleeper);
+        return c?.asleep && c.child === "exited";
+      }, "the session to fall asleep");
+      await added();
+
+      const late = await connectBrowser(capped, { path: `/live/${sleeper}/ws` });
+      try {
+        expect(late.hello.child.state).toBe("exited");
+        expect(late.hello.replay.bytes).toBe(0);
+        const notice = await late.waitForFrame("notice");
+        expect(notice.message).toMatch(/stopped while it sat idle/);
+        expect((await card(capped, sleeper))?.asleep).toBe(true);
+      } finally {
+        await late.close();
+      }
+    } finally {
+      await primary.close();
+      await capped.stop();
+    }
+  });
 });
