@@ -12,6 +12,9 @@
 //    in the same run), and the tap process's own CPU seconds per GB streamed
 //    (user + system, from /proc: the lever on a small machine, where the
 //    tap's process competes with pi and the client for the same cores).
+//    Beside them the limit: a bare Node pass-through (support/
+//    node-pass-through.mjs: spawn, pipe both ways, nothing else), since any
+//    process in between costs a hop; tap ÷ bare Node is the tap's own share.
 //
 // The viewer (bench/tap-viewer.mjs) is a process of its own, as a browser
 // is, and keeps nothing. It used to read in this process, keeping every
@@ -36,16 +39,17 @@ const WARM_UP = 20;
 const STREAM_BYTES = 256 * 1024 * 1024;
 const STAND_IN = fileURLToPath(new URL("./relay-pi-stand-in.mjs", import.meta.url));
 const VIEWER = fileURLToPath(new URL("./tap-viewer.mjs", import.meta.url));
+const PASS_THROUGH = fileURLToPath(new URL("./support/node-pass-through.mjs", import.meta.url));
 const END_MARKER = Buffer.from('{"type":"pier_bench_end"}\n');
 const WITH_VIEWER = process.env["PIER_BENCH_TAP_VIEWER"] !== "0";
 const VIEWER_NOTE = WITH_VIEWER ? "a viewer on the tap" : "no viewer";
 const LINK_LINE = /pier tap: read-only inspector of this conversation: (http:\S+)/;
 
-type Side = "direct" | "tap";
+type Side = "direct" | "tap" | "node";
 
-/** The child as the client starts it: directly, or under `pier tap --`. */
+/** The child as the client starts it: directly, under `pier tap --`, or under the bare Node pass-through. */
 function startClientSide(side: Side, command: string[], env: NodeJS.ProcessEnv): { child: ChildProcessWithoutNullStreams; stderr: () => string } {
-  const argv = side === "direct" ? command : [process.execPath, PIER_BIN, "tap", "--", ...command];
+  const argv = side === "direct" ? command : side === "tap" ? [process.execPath, PIER_BIN, "tap", "--", ...command] : [process.execPath, PASS_THROUGH, ...command];
   const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -175,7 +179,7 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 const order: Side[] = ["direct", "tap", "tap", "direct"];
-const rounds: Record<Side, number[]> = { direct: [], tap: [] };
+const rounds: Record<Side, number[]> = { direct: [], tap: [], node: [] };
 for (const side of order) rounds[side].push(...(await latency(side)));
 console.log(`get_state round trips (${ROUND_TRIPS} per round, 2 rounds each, real pi 0.87.1; ${VIEWER_NOTE}):`);
 console.log(`  direct  median ${ms(quantile(rounds.direct, 0.5))}  p95 ${ms(quantile(rounds.direct, 0.95))}  p99 ${ms(quantile(rounds.direct, 0.99))}`);
@@ -183,21 +187,23 @@ console.log(`  tap     median ${ms(quantile(rounds.tap, 0.5))}  p95 ${ms(quantil
 console.log(`  added   median ${ms(quantile(rounds.tap, 0.5) - quantile(rounds.direct, 0.5))}  p95 ${ms(quantile(rounds.tap, 0.95) - quantile(rounds.direct, 0.95))}`);
 
 // Each kind of run twice, in an order that is its own mirror image.
-type Kind = "direct" | "tap, viewer" | "tap, no viewer";
-const kinds: Kind[] = WITH_VIEWER ? ["direct", "tap, viewer", "tap, no viewer"] : ["direct", "tap, no viewer"];
+// "bare Node": the least any pass-through in Node does (support/node-pass-through.mjs), the limit beside the tap.
+type Kind = "direct" | "bare Node" | "tap, viewer" | "tap, no viewer";
+const kinds: Kind[] = WITH_VIEWER ? ["direct", "bare Node", "tap, viewer", "tap, no viewer"] : ["direct", "bare Node", "tap, no viewer"];
+const sideOf = (kind: Kind): Side => (kind === "direct" ? "direct" : kind === "bare Node" ? "node" : "tap");
 const runs = new Map<Kind, Run[]>(kinds.map((kind) => [kind, []]));
-for (const kind of [...kinds, ...[...kinds].reverse()]) runs.get(kind)!.push(await throughput(kind === "direct" ? "direct" : "tap", kind === "tap, viewer"));
+for (const kind of [...kinds, ...[...kinds].reverse()]) runs.get(kind)!.push(await throughput(sideOf(kind), kind === "tap, viewer"));
 const GB = STREAM_BYTES / 1024 ** 3;
 const rateOf = (kind: Kind) => (2 * STREAM_BYTES) / runs.get(kind)!.reduce((sum, run) => sum + run.seconds, 0) / 1024 ** 2;
 const cpuOf = (kind: Kind) => runs.get(kind)!.reduce((sum, run) => sum + run.cpu, 0) / (2 * GB);
-console.log(`throughput, ${STREAM_BYTES / 1024 ** 2} MB of pi records from the stand-in pi (2 rounds each; CPU: the client's child, the stand-in or the tap):`);
+console.log(`throughput, ${STREAM_BYTES / 1024 ** 2} MB of pi records from the stand-in pi (2 rounds each; CPU: the client's child, the stand-in, the bare Node pass-through or the tap):`);
 for (const kind of kinds) {
   const got = runs
     .get(kind)!
     .map((run) => run.viewerGot)
     .filter((got) => got !== null);
   console.log(
-    `  ${kind.padEnd(15)} ${rateOf(kind).toFixed(0).padStart(4)} MB/s  ÷ direct ${(rateOf(kind) / rateOf("direct")).toFixed(2)}  CPU ${cpuOf(kind).toFixed(2)} s/GB${got.length > 0 ? `  (the viewer got ${got.join(", ")})` : ""}`,
+    `  ${kind.padEnd(15)} ${rateOf(kind).toFixed(0).padStart(4)} MB/s  ÷ direct ${(rateOf(kind) / rateOf("direct")).toFixed(2)}  ÷ bare Node ${(rateOf(kind) / rateOf("bare Node")).toFixed(2)}  CPU ${cpuOf(kind).toFixed(2)} s/GB${got.length > 0 ? `  (the viewer got ${got.join(", ")})` : ""}`,
   );
 }
 process.exit(0);
