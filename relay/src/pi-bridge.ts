@@ -118,7 +118,7 @@ export class PiBridge {
    */
   forgetOutput(): void {
     this.hub.flushStdout();
-    this.#replay.clear();
+    this.#replay.clearAndFree();
     this.#sentLog.clear();
   }
 

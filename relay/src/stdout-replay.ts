@@ -238,6 +238,13 @@ export class StdoutReplay {
     this.#skipToLf = false;
   }
 
+  /** clear(), and the storage goes back to the system too (kept as spares, a sleeping session would hold them for nothing). */
+  clearAndFree(): void {
+    this.clear();
+    for (const slab of this.#spareSlabs) freeChunk(slab);
+    this.#spareSlabs = [];
+  }
+
   /** Nothing held any more (storage goes on where it is: staged bytes may follow). */
   #dropAll(): void {
     this.#bounds = [];

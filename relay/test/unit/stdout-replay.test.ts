@@ -50,6 +50,28 @@ describe("StdoutReplay", () => {
     expect(text(replay)).toBe('{"a":1}\n');
   });
 
+  it("gives its storage back when cleared for good (a sleeping session), a lent piece's slab once it comes back", () => {
+    const replay = new StdoutReplay(1024 * 1024);
+    replay.append(Buffer.alloc(300 * 1024, 0x61));
+    replay.append(Buffer.from("\n"));
+    const lent = replay.lendPiece(replay.start)!;
+    const held = replay.lendPiece(replay.end - 1)!;
+    held.giveBack();
+    const [first, second] = [lent.bytes.buffer, held.bytes.buffer];
+    expect(first).not.toBe(second);
+    // clear() keeps the storage for the next child's output.
+    replay.clear();
+    expect(second.byteLength).toBeGreaterThan(0);
+    replay.clearAndFree();
+    expect(second.byteLength).toBe(0);
+    // The piece out (a socket still sending it) keeps its bytes until it is given back.
+    expect(first.byteLength).toBeGreaterThan(0);
+    expect(lent.bytes[0]).toBe(0x61);
+    lent.giveBack();
+    expect(first.byteLength).toBe(0);
+    expect(replay.slabsLent).toBe(0);
+  });
+
   it("gives stream offsets that never restart, and pieces from any held offset", () => {
     const replay = new StdoutReplay(100);
     replay.append(Buffer.from('{"a":1}\n{"b":'));
