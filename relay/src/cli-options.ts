@@ -2,7 +2,7 @@
 // anything wrong (the CLI prints it with the usage and exits 2).
 import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { HEARTBEAT_MS } from "./heartbeat.ts";
 import { DEFAULT_MAX_RUNNING } from "./live/live-sessions.ts";
 import { SUPPORTED_RANGE_TEXT } from "./pi-version.ts";
@@ -85,44 +85,57 @@ export type CliOptions = {
 
 export class CliError extends Error {}
 
+/**
+ * node:util's parseArgs for every `pier` command line, its refusal as a
+ * CliError: without Node's advice to use "--" for a value that looks like an
+ * option ("--" means pi's arguments to pier), and with `hint` after it.
+ */
+export function parseCommandLine<T extends ParseArgsConfig>(config: T, hint = ""): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error);
+    throw new CliError(hint === "" ? message : `${message} ${hint}`);
+  }
+}
+
+/** Where a `pier` command listens (--host, --port), checked: loopback and a free port unless told otherwise. */
+export function listenAddress(host = "127.0.0.1", port = "0"): { host: string; port: number } {
+  if (host !== "localhost" && isIP(host) === 0) throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
+  if (!/^\d+$/.test(port) || Number(port) > 65535) throw new CliError(`--port takes a whole number from 0 to 65535, not "${port}"`);
+  return { host, port: Number(port) };
+}
+
 export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
   const dashDash = argv.indexOf("--");
   const own = dashDash === -1 ? argv : argv.slice(0, dashDash);
   const piArgs = dashDash === -1 ? [] : argv.slice(dashDash + 1);
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: own,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        cwd: { type: "string", multiple: true },
-        worktrees: { type: "string" },
-        port: { type: "string" },
-        host: { type: "string" },
-        demo: { type: "boolean" },
-        "demo-scenario": { type: "string" },
-        "no-demo-fallback": { type: "boolean" },
-        "new-session": { type: "boolean" },
-        session: { type: "string" },
-        open: { type: "boolean" },
-        pi: { type: "string" },
-        "bundled-pi": { type: "boolean" },
-        "replay-bytes": { type: "string" },
-        "max-agents": { type: "string" },
-        "idle-stop": { type: "string" },
-        heartbeat: { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-    }));
-  } catch (error) {
-    throw new CliError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error));
-  }
-  const host = values.host ?? "127.0.0.1";
-  if (host !== "localhost" && isIP(host) === 0) {
-    throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
-  }
+  const { values } = parseCommandLine({
+    args: own,
+    allowPositionals: false,
+    strict: true,
+    options: {
+      cwd: { type: "string", multiple: true },
+      worktrees: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      demo: { type: "boolean" },
+      "demo-scenario": { type: "string" },
+      "no-demo-fallback": { type: "boolean" },
+      "new-session": { type: "boolean" },
+      session: { type: "string" },
+      open: { type: "boolean" },
+      pi: { type: "string" },
+      "bundled-pi": { type: "boolean" },
+      "replay-bytes": { type: "string" },
+      "max-agents": { type: "string" },
+      "idle-stop": { type: "string" },
+      heartbeat: { type: "string" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+  const { host, port } = listenAddress(values.host, values.port);
   if (piArgs.includes("--mode")) throw new CliError("pier always runs pi with --mode rpc; do not pass --mode to pi");
   if (values.pi !== undefined && values["bundled-pi"]) throw new CliError("choose either --pi PATH or --bundled-pi, not both");
   const session = sessionChoice(values["new-session"] ?? false, values.session, piArgs, baseDir);
@@ -130,7 +143,7 @@ export function parseCliOptions(argv: string[], baseDir: string): CliOptions {
     cwd: resolve(baseDir, values.cwd?.[0] ?? "."),
     moreWorkspaces: moreWorkspaces(values.cwd ?? [], baseDir),
     worktreesDir: values.worktrees !== undefined ? resolve(baseDir, nonEmpty(values.worktrees, "--worktrees needs a folder")) : null,
-    port: parseInteger(values.port ?? "0", "--port", 0, 65535),
+    port,
     host,
     demo: values.demo ?? false,
     demoScenario: values["demo-scenario"] ? resolve(baseDir, values["demo-scenario"]) : null,

@@ -1,10 +1,8 @@
 // `pier replay FILE [OTHER]` options: the capture to serve (and a second one
 // to compare it with), and where to listen.
 // No pi options: replay never starts pi.
-import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { CliError } from "./cli-options.ts";
+import { CliError, listenAddress, parseCommandLine } from "./cli-options.ts";
 
 export const REPLAY_USAGE = `Usage: pier replay FILE [OTHER] [--port N] [--host ADDR] [--open]
 
@@ -32,31 +30,22 @@ export type ReplayOptions = {
 };
 
 export function parseReplayOptions(argv: string[], baseDir: string): ReplayOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { port: { type: "string" }, host: { type: "string" }, open: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    });
-  } catch (error) {
-    throw new CliError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { port: { type: "string" }, host: { type: "string" }, open: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+  });
   const help = values.help ?? false;
   if (!help && positionals.length === 0) throw new CliError("pier replay needs the capture file to open");
   // Two at most: the compare view has two sides.
   if (positionals.length > 2) throw new CliError(`pier replay opens one capture file, or two to compare, not ${positionals.length}`);
-  const host = values.host ?? "127.0.0.1";
-  if (host !== "localhost" && isIP(host) === 0) throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
-  const portText = values.port ?? "0";
-  if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new CliError(`--port takes a whole number from 0 to 65535, not "${portText}"`);
+  const { host, port } = listenAddress(values.host, values.port);
   const [file, compare] = positionals;
   return {
     file: file === undefined ? "" : resolve(baseDir, file),
     compare: compare === undefined ? null : resolve(baseDir, compare),
-    port: Number(portText),
+    port,
     host,
     open: values.open ?? false,
     help,

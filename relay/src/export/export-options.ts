@@ -1,8 +1,7 @@
 // `pier export CAPTURE [-o FILE.html] [--force]` options. No pi, no server:
 // it writes one file.
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { CliError } from "../cli-options.ts";
+import { CliError, parseCommandLine } from "../cli-options.ts";
 
 export const EXPORT_USAGE = `Usage: pier export CAPTURE [-o FILE.html] [--force]
 
@@ -26,18 +25,12 @@ export function defaultOutput(capture: string): string {
 }
 
 export function parseExportOptions(argv: string[], baseDir: string): ExportOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    });
-  } catch (error) {
-    throw new CliError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+  });
   const help = values.help ?? false;
   if (!help && positionals.length === 0) throw new CliError("pier export needs the capture file to export");
   if (positionals.length > 1) throw new CliError(`pier export writes one capture at a time, not ${positionals.length}`);

@@ -1,10 +1,8 @@
 // `pier tap [options] -- COMMAND [ARGS…]` options: where the inspector
 // listens, where its link goes, and the command that starts pi (everything
 // after `--`, run as given: the client's own pi, whatever its flags).
-import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { CliError } from "../cli-options.ts";
+import { CliError, listenAddress, parseCommandLine } from "../cli-options.ts";
 
 export const TAP_USAGE = `Usage: pier tap [--port N] [--host ADDR] [--link-file PATH] -- COMMAND [ARGS...]
 
@@ -45,9 +43,8 @@ export function parseTapOptions(argv: string[], baseDir: string, env: NodeJS.Pro
   const dashDash = argv.indexOf("--");
   const own = dashDash === -1 ? argv : argv.slice(0, dashDash);
   const child = dashDash === -1 ? [] : argv.slice(dashDash + 1);
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const { values, positionals } = parseCommandLine(
+    {
       args: own,
       allowPositionals: true,
       strict: true,
@@ -58,20 +55,14 @@ export function parseTapOptions(argv: string[], baseDir: string, env: NodeJS.Pro
         "replay-bytes": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/\. To specify.*$/s, ".") : String(error);
+    },
     // `pier tap pi --mode rpc`: pi's own options read as pier's.
-    throw new CliError(dashDash === -1 ? `${message} The command that starts pi goes after "--": pier tap -- pi --mode rpc` : message);
-  }
-  const { values, positionals } = parsed;
+    dashDash === -1 ? 'The command that starts pi goes after "--": pier tap -- pi --mode rpc' : "",
+  );
   const help = values.help ?? false;
   if (positionals.length > 0) throw new CliError(`takes the command to run after "--" (e.g. pier tap -- pi --mode rpc), not "${positionals[0]}"`);
   if (!help && child.length === 0) throw new CliError('needs the command that starts pi after "--", e.g. pier tap -- pi --mode rpc');
-  const host = values.host ?? "127.0.0.1";
-  if (host !== "localhost" && isIP(host) === 0) throw new CliError(`--host must be an IP address or "localhost", not "${host}"`);
-  const portText = values.port ?? "0";
-  if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new CliError(`--port takes a whole number from 0 to 65535, not "${portText}"`);
+  const { host, port } = listenAddress(values.host, values.port);
   const replayText = values["replay-bytes"] ?? String(8 * 1024 * 1024);
   const replayBytes = Number(replayText);
   if (!/^\d+$/.test(replayText) || replayBytes < 64 * 1024 || replayBytes > 1024 ** 3) {
@@ -82,7 +73,7 @@ export function parseTapOptions(argv: string[], baseDir: string, env: NodeJS.Pro
   return {
     command: child[0] ?? "",
     args: child.slice(1),
-    port: Number(portText),
+    port,
     host,
     linkFile: linkFile === undefined ? null : resolve(baseDir, linkFile),
     replayBytes,

@@ -39,7 +39,7 @@ describe("parseCliOptions", () => {
 
   it.each([
     [["--port", "http"], /--port takes a whole number/],
-    [["--port", "70000"], /--port must be between/],
+    [["--port", "70000"], /--port takes a whole number from 0 to 65535, not "70000"/],
     [["--host", "evil.example"], /--host must be an IP address/],
     [["--bogus"], /Unknown option/],
     [["stray"], /positional/i],
