@@ -3,24 +3,12 @@
 // (web/src/lib/relay/long-line.worker.ts, under pier's CSP), puts the slices
 // back together and opens at the end; the inspector still holds the answer,
 // and a prompt after it is answered in the same transcript.
-import { rm } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { writeLongSession } from "../support/long-session.ts";
-import { expect, test } from "../support/pier.ts";
+import { expect, longSessionPiArgs, test } from "../support/pier.ts";
 
 const MESSAGES = 5000;
 
-test.use({
-  scenarioName: "long-session",
-  piArgs: async ({}, use) => {
-    const session = await writeLongSession(MESSAGES);
-    try {
-      await use(["--session", session.file]);
-    } finally {
-      await rm(session.dir, { recursive: true, force: true });
-    }
-  },
-});
+test.use({ scenarioName: "long-session", piArgs: longSessionPiArgs(MESSAGES) });
 
 const conversation = (page: Page) => page.getByRole("log", { name: "Conversation" });
 

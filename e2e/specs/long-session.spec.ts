@@ -2,24 +2,12 @@
 // session file (`pi --session <file>`), Pier shows it. The transcript is
 // virtualized: only what is on screen (plus overscan) is in the DOM, yet the
 // first message is reachable by scrolling and new output is still followed.
-import { rm } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { writeLongSession } from "../support/long-session.ts";
-import { expect, test } from "../support/pier.ts";
+import { expect, longSessionPiArgs, test } from "../support/pier.ts";
 
 const MESSAGES = 2000;
 
-test.use({
-  scenarioName: "long-session",
-  piArgs: async ({}, use) => {
-    const session = await writeLongSession(MESSAGES);
-    try {
-      await use(["--session", session.file]);
-    } finally {
-      await rm(session.dir, { recursive: true, force: true });
-    }
-  },
-});
+test.use({ scenarioName: "long-session", piArgs: longSessionPiArgs(MESSAGES) });
 
 const conversation = (page: Page) => page.getByRole("log", { name: "Conversation" });
 const agent = (page: Page) => page.getByRole("status", { name: /^Agent:/ });

@@ -1,10 +1,12 @@
 // Playwright fixture: a real `pier --demo` (real relay, real pi, the scripted
 // model playing one of e2e/scenarios/) per test.
+import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { test as base } from "@playwright/test";
 import { startPier, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { PINNED_PI_VERSION, piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
 import { failureReport, screenshotPages } from "./failure-report.ts";
+import { writeLongSession } from "./long-session.ts";
 
 export function scenario(name: string): string {
   return fileURLToPath(new URL(`../scenarios/${name}.json`, import.meta.url));
@@ -13,6 +15,19 @@ export function scenario(name: string): string {
 /** Absolute path of a test extension in e2e/extensions/. */
 export function extension(name: string): string {
   return fileURLToPath(new URL(`../extensions/${name}`, import.meta.url));
+}
+
+/** The `piArgs` option of a spec on a long session: pi opens a generated session of `messages` messages, deleted after the test. */
+export function longSessionPiArgs(messages: number) {
+  // Playwright reads a fixture's first parameter from its source: it must be a destructuring pattern.
+  return async ({}, use: (args: string[]) => Promise<void>) => {
+    const session = await writeLongSession(messages);
+    try {
+      await use(["--session", session.file]);
+    } finally {
+      await rm(session.dir, { recursive: true, force: true });
+    }
+  };
 }
 
 /** What a spec or a Playwright project may set (test.use, project.use). */
