@@ -38,7 +38,10 @@
 // spread over several Chromium browsers (PAGES_PER_BROWSER each) so that no
 // one browser process carries them all.
 //
-// Environment: PIER_BENCH_PAGES=0,10,50,200 (the default) is the list of N;
+// Environment: PIER_BENCH_PAGES=0,10,50,200 is the list of N (the default
+// with 8 cores or more; with fewer, 0,10: on 2 cores one page took ~17 ms of
+// renderer CPU per delta it drew, so ~10 pages keep up, and N = 50 alone took
+// 14 minutes, most of it 50 pages opening and then catching up);
 // PIER_BENCH_SOCKETS=0 leaves the socket columns out (default: one per N > 0);
 // PIER_BENCH_DELTAS (default 100) and PIER_BENCH_STREAM_MS (default 10000)
 // set the answer (10 deltas a second, a model writing at a reading pace: on
@@ -55,7 +58,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { connectBrowser, startPier, type RunningPier } from "../relay/test/support/pier-process.ts";
 import { classroomProbe, type ProbeResult } from "./support/classroom-pages-probe.ts";
-import { chromiumOf, cpuByPid, cpuMsOf, cpuSince, loadAverage, memAvailableMB, rssMBOf, type ProcessInfo } from "./support/classroom-pages-procs.ts";
+import { chromiumOf, cpuByPid, cpuMsOf, cpuSince, loadAverage, memAvailableMB, rssMBOf, threadCpuByName, type ProcessInfo } from "./support/classroom-pages-procs.ts";
 import { BENCH_CHROMIUM_ARGS, openPier } from "./support/pier-page.ts";
 import { streamScenario } from "./support/stream-scenario.ts";
 
@@ -76,7 +79,8 @@ const positive = (name: string, fallback: number): number => {
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, not ${JSON.stringify(raw)}`);
   return value;
 };
-const COUNTS = (process.env.PIER_BENCH_PAGES ?? "0,10,50,200").split(",").map((part) => {
+const DEFAULT_COUNTS = availableParallelism() >= 8 ? "0,10,50,200" : "0,10";
+const COUNTS = (process.env.PIER_BENCH_PAGES ?? DEFAULT_COUNTS).split(",").map((part) => {
   const n = Number(part.trim());
   if (!Number.isInteger(n) || n < 0 || n > 400) throw new Error(`PIER_BENCH_PAGES: ${JSON.stringify(part)} is not a number of viewer pages from 0 to 400`);
   return n;
@@ -88,6 +92,8 @@ const STREAM_MS = positive("PIER_BENCH_STREAM_MS", 10_000);
 const PAGES_PER_BROWSER = positive("PIER_BENCH_PAGES_PER_BROWSER", 50);
 /** Pages opening at once: a class arriving over a minute, not all in one instant (and 2 cores). */
 const OPENING_AT_ONCE = 6;
+/** No viewer page opens while the machine has less memory available than this (MB): other work shares it. */
+const MEMORY_RESERVE_MB = 4000;
 /** The quiet moment before the prompt in which the pages' idle CPU is measured. */
 const IDLE_MS = 3000;
 /** Links a socket may ask for before its request budget (relay/src/rate-limit.ts: 30 at once) runs out. */
@@ -106,7 +112,8 @@ const CHROMIUM_ARGS = [
   // Chromium caps renderer processes by the machine's memory (and then shares them); one per context is the point here.
   "--renderer-process-limit=1000",
   // No figure needs images (a route refusing them would send every request of every page through this process).
-  "--blink-settings=imagesEnabled=false",
+  // (One --blink-settings counts: Playwright's own pointer settings are repeated here.)
+  "--blink-settings=imagesEnabled=false,primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4",
   ...BENCH_CHROMIUM_ARGS,
 ];
 
@@ -270,8 +277,12 @@ interface Sample {
   wirePriority: number;
   /** Per viewer page: link opened → its conversation shown, ms. */
   pageOpenMs: number[];
+  /** Viewers that opened (fewer than asked when memory ran short). */
+  opened: number;
   /** Renderers' CPU (% of one core) per second while streaming: does a page's work grow with the answer? */
   cpuSeries: number[];
+  /** The renderers' busiest threads while streaming, by name: CPU seconds, all renderers together. */
+  rendererThreads: [string, number][];
   /** Chromium's CPU (% of one core) while every page sat idle, before the prompt. */
   idleChromiumCpuPct: number;
   hidden: number;
@@ -320,8 +331,13 @@ async function classroom(viewers: number, kind: "pages" | "sockets"): Promise<Sa
     const viewerPages: Page[] = [];
     const pageOpenMs: number[] = [];
     if (kind === "pages") {
-      const openedPages = await inBatches(links, OPENING_AT_ONCE, (link, i) => openViewerPage(browsers[(i + 1) % browsers.length]!, link));
-      for (const { context, page, ms } of openedPages) {
+      // The machine is shared: no page opens once MemAvailable is under MEMORY_RESERVE_MB (the output says how many did).
+      const openedPages = await inBatches(links, OPENING_AT_ONCE, (link, i) =>
+        memAvailableMB() < MEMORY_RESERVE_MB ? Promise.resolve(null) : openViewerPage(browsers[(i + 1) % browsers.length]!, link),
+      );
+      for (const opened of openedPages) {
+        if (opened === null) continue;
+        const { context, page, ms } = opened;
         contexts.push(context);
         viewerPages.push(page);
         pageOpenMs.push(ms);
@@ -346,6 +362,7 @@ async function classroom(viewers: number, kind: "pages" | "sockets"): Promise<Sa
     const idleWallS = (performance.now() - idleStart) / 1000;
     const before = chromiumOf(root);
     const rendererCpu0 = cpuByPid(before.renderers);
+    const threads0 = threadCpuByName(before.renderers.map((p) => p.pid));
     const otherCpu0 = cpuByPid(before.others);
     const relayCpu0 = cpuMsOf(relayPid);
     const piCpu0 = piPid ? cpuMsOf(piPid) : NaN;
@@ -389,6 +406,11 @@ async function classroom(viewers: number, kind: "pages" | "sockets"): Promise<Sa
     renderersRssMB = Math.max(renderersRssMB, sumRssMB(after.renderers));
     chromiumRssMB = Math.max(chromiumRssMB, sumRssMB(after.renderers) + sumRssMB(after.others));
     const benchCpu = process.cpuUsage(benchCpu0);
+    const threads1 = threadCpuByName(after.renderers.map((p) => p.pid));
+    const rendererThreads = [...threads1]
+      .map(([name, ms]): [string, number] => [name, (ms - (threads0.get(name) ?? 0)) / 1000])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5);
 
     const results: ProbeResult[] = await inBatches(everyone, 8, (page) => page.evaluate(() => (window as any).__classroom.result() as ProbeResult));
     const sentAt = onWire.sentAt.map((at) => at ?? NaN);
@@ -441,7 +463,9 @@ async function classroom(viewers: number, kind: "pages" | "sockets"): Promise<Sa
       wirePriority: priority,
       idleChromiumCpuPct: (100 * idleCpuS) / idleWallS,
       pageOpenMs,
+      opened: kind === "pages" ? viewerPages.length : viewers,
       cpuSeries,
+      rendererThreads,
       hidden: results.filter((result) => result.visibility !== "visible").length,
       viewerRequests: viewerPages.map((page) => asked.get(page)!.requests.length),
       viewerSent: viewerPages.map((page) => asked.get(page)!.sent),
@@ -478,13 +502,13 @@ try {
   await rm(scenarioDir, { recursive: true, force: true });
 }
 
-const row = (label: string, value: (s: Sample) => number, digits = 0) => console.log(`${label.padEnd(52)}${samples.map((s) => fmt(value(s), digits).padStart(11)).join("")}`);
+const row = (label: string, value: (s: Sample) => number, digits = 0) => console.log(`${label.padEnd(56)}${samples.map((s) => fmt(value(s), digits).padStart(11)).join("")}`);
 
 console.log(
   `\nA classroom while the driver's pi streams ${DELTAS} text deltas over ~${STREAM_MS / 1000} s (pier --demo, scripted model, real Chromium 1280×800 pages, one browser context each; ${availableParallelism()} cores):`,
 );
-console.log(`${"".padEnd(52)}${samples.map((s) => s.kind.padStart(11)).join("")}`);
-console.log(`${"viewers".padEnd(52)}${samples.map((s) => String(s.viewers).padStart(11)).join("")}`);
+console.log(`${"".padEnd(56)}${samples.map((s) => s.kind.padStart(11)).join("")}`);
+console.log(`${"viewers".padEnd(56)}${samples.map((s) => String(s.viewers).padStart(11)).join("")}`);
 console.log("Latency, relay sent a delta → visible in the page (sockets: decoded), ms");
 row("  driver page, p50", (s) => s.driverP50);
 row("  driver page, p95", (s) => s.driverP95);
@@ -494,8 +518,9 @@ row("  LAST VIEWER: largest p95 (target 8: ≤ 50)", lastViewer);
 row("  deltas a page never showed (all pages)", (s) => s.missing);
 row("  shown before the wire client noted it (its wake-up)", (s) => s.negative);
 console.log("What ran");
+row("  viewers opened (fewer: MemAvailable reached the reserve)", (s) => s.opened);
 row("  Chromium browsers", (s) => s.browsers);
-row("  renderer processes (from /proc)", (s) => s.renderers);
+row("  renderer processes (pages', workers', spares)", (s) => s.renderers);
 row("  pages not visibilityState=visible", (s) => s.hidden);
 row("  viewers opened in (s)", (s) => s.openMs / 1000, 1);
 row("  one viewer page: link → conversation shown, median (s)", (s) => median(s.pageOpenMs) / 1000, 1);
@@ -526,5 +551,8 @@ row("  all Chromium processes' RSS, sum", (s) => s.chromiumRssMB);
 row("  machine's MemAvailable, lowest while streaming", (s) => s.memAvailableMinMB);
 for (const s of samples)
   if (s.kind === "pages") console.log(`${s.kind} N=${s.viewers}: renderers' CPU per second while streaming (% of one core): ${s.cpuSeries.map((pct) => pct.toFixed(0)).join(" ")}`);
+for (const s of samples) console.log(`${s.kind} N=${s.viewers}: renderers' CPU seconds by thread while streaming: ${s.rendererThreads.map(([name, cpu]) => `${name} ${cpu.toFixed(1)}`).join(", ")}`);
 for (const s of samples) if (s.requestKinds.length > 0) console.log(`${s.kind} N=${s.viewers}: viewers' requests while streaming included ${s.requestKinds.join(", ")}`);
+if (process.env.PIER_BENCH_PAGES === undefined && DEFAULT_COUNTS === "0,10")
+  console.log(`(${availableParallelism()} cores: N = 0 and 10 only; PIER_BENCH_PAGES=0,10,50,200 for the whole class, which takes far longer here)`);
 console.log(`(${((performance.now() - runStarted) / 1000).toFixed(0)} s in all; MemAvailable ${memStart.toFixed(0)} MB at the start, ${memAvailableMB().toFixed(0)} MB at the end)`);

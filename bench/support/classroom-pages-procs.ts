@@ -94,3 +94,29 @@ export const loadAverage = (): number => Number(readFileSync("/proc/loadavg", "u
 export function memAvailableMB(): number {
   return Number(/MemAvailable:\s+(\d+)/.exec(readFileSync("/proc/meminfo", "utf8"))![1]) / 1024;
 }
+
+/**
+ * CPU time (ms) the threads of `pids` used so far, summed by thread name
+ * (CrRendererMain, Compositor, CompositorTileW…): whether a renderer's time
+ * goes to the page's main thread or to drawing.
+ */
+export function threadCpuByName(pids: readonly number[]): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    for (const tid of tids) {
+      const stat = read(`/proc/${pid}/task/${tid}/stat`);
+      if (stat === null) continue;
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      byName.set(name, (byName.get(name) ?? 0) + ms);
+    }
+  }
+  return byName;
+}
