@@ -1,51 +1,75 @@
-// blockRuns groups a growing answer's finished blocks into runs; a run whose
-// blocks did not change must come back as the same array (the transcript
-// keeps its elements), and nothing may be lost, doubled or reordered.
+// @vitest-environment jsdom
+// BlockRuns puts a growing answer's finished blocks into runs before the
+// block being written: a run that is full is never touched again, and
+// nothing may be lost, doubled or reordered.
 import { describe, expect, test } from "vitest";
-import { blockRuns, RUN_SIZE } from "../src/lib/markdown/block-runs.ts";
+import { BlockRuns, RUN_SIZE } from "../src/lib/markdown/block-runs.ts";
 
-const block = (n: number) => `<p>block ${n}</p>`;
-const blocks = (count: number) => Array.from({ length: count }, (_, n) => block(n));
+function item(n: number): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  const p = document.createElement("p");
+  p.textContent = `block ${n}`;
+  fragment.append(p);
+  return fragment;
+}
 
-describe("blockRuns", () => {
-  test("no blocks, no runs", () => {
-    expect(blockRuns([], [])).toEqual([]);
+function setUp() {
+  const host = document.createElement("div");
+  const tail = document.createElement("div");
+  tail.className = "md-tail";
+  host.append(tail);
+  return { host, tail, runs: new BlockRuns(host, tail) };
+}
+
+const texts = (host: Element) => [...host.querySelectorAll(":scope > .md-run > p")].map((p) => p.textContent);
+const sizes = (host: Element) => [...host.querySelectorAll(":scope > .md-run")].map((run) => run.childElementCount);
+
+describe("BlockRuns", () => {
+  test("no items, no runs", () => {
+    const { host, runs } = setUp();
+    expect(runs.count).toBe(0);
+    expect(host.querySelectorAll(".md-run")).toHaveLength(0);
   });
 
-  test("every block once, in order, in runs of RUN_SIZE", () => {
-    const all = blocks(RUN_SIZE * 3 + 5);
-    const runs = blockRuns(all, []);
-    expect(runs.map((run) => run.length)).toEqual([RUN_SIZE, RUN_SIZE, RUN_SIZE, 5]);
-    expect(runs.flat()).toEqual(all);
+  test("every item once, in order, in runs of RUN_SIZE before the tail; only the first run is marked first", () => {
+    const { host, tail, runs } = setUp();
+    const count = RUN_SIZE * 3 + 5;
+    for (let n = 0; n < count; n++) runs.append(item(n));
+    expect(sizes(host)).toEqual([RUN_SIZE, RUN_SIZE, RUN_SIZE, 5]);
+    expect(texts(host)).toEqual(Array.from({ length: count }, (_, n) => `block ${n}`));
+    expect(host.lastElementChild).toBe(tail);
+    expect([...host.querySelectorAll(".md-run")].map((run) => run.className)).toEqual(["md-run first", "md-run", "md-run", "md-run"]);
+    expect(runs.count).toBe(4);
   });
 
-  test("as blocks are appended one by one, only the run that grew is a new array", () => {
-    let runs: (readonly string[])[] = [];
-    const all: string[] = [];
-    for (let n = 0; n < RUN_SIZE * 2 + 3; n++) {
-      all.push(block(n));
-      const next = blockRuns(all, runs);
-      const grew = Math.floor(n / RUN_SIZE);
-      next.forEach((run, r) => (r === grew ? expect(run).not.toBe(runs[r]) : expect(run).toBe(runs[r])));
-      expect(next.flat()).toEqual(all);
-      runs = next;
-    }
+  test("a full run keeps its elements as items are appended", () => {
+    const { host, runs } = setUp();
+    for (let n = 0; n < RUN_SIZE; n++) runs.append(item(n));
+    const first = host.querySelector(".md-run")!;
+    const firstBlock = first.firstElementChild;
+    for (let n = RUN_SIZE; n < RUN_SIZE * 2 + 3; n++) runs.append(item(n));
+    expect(host.querySelector(".md-run")).toBe(first);
+    expect(first.firstElementChild).toBe(firstBlock);
+    expect(first.childElementCount).toBe(RUN_SIZE);
   });
 
-  test("several blocks at once may open a new run and fill the one before", () => {
-    const first = blockRuns(blocks(RUN_SIZE - 2), []);
-    const second = blockRuns(blocks(RUN_SIZE + 4), first);
-    expect(second.map((run) => run.length)).toEqual([RUN_SIZE, 4]);
-    expect(second[0]).not.toBe(first[0]);
-    expect(second.flat()).toEqual(blocks(RUN_SIZE + 4));
+  test("an item of several blocks counts once, and the fragment is emptied", () => {
+    const { host, runs } = setUp();
+    const several = item(0);
+    several.append(item(1), item(2));
+    runs.append(several);
+    expect(several.childNodes).toHaveLength(0);
+    expect(texts(host)).toEqual(["block 0", "block 1", "block 2"]);
   });
 
-  test("a different text (a reset) reuses nothing it does not hold", () => {
-    const before = blockRuns(blocks(RUN_SIZE + 1), []);
-    const other = blocks(RUN_SIZE + 1).map((html) => html.replace("block", "other"));
-    const after = blockRuns(other, before);
-    expect(after[0]).not.toBe(before[0]);
-    expect(after.flat()).toEqual(other);
-    expect(blockRuns([], after)).toEqual([]);
+  test("clear removes every run and starts counting again", () => {
+    const { host, tail, runs } = setUp();
+    for (let n = 0; n < RUN_SIZE + 1; n++) runs.append(item(n));
+    runs.clear();
+    expect(runs.count).toBe(0);
+    expect([...host.children]).toEqual([tail]);
+    runs.append(item(7));
+    expect(texts(host)).toEqual(["block 7"]);
+    expect(host.querySelector(".md-run")!.className).toBe("md-run first");
   });
 });

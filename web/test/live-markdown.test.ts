@@ -4,7 +4,7 @@
 // every kind of block, grown a character at a time and in uneven pieces.
 import { describe, expect, test } from "vitest";
 import { LiveMarkdown } from "../src/lib/markdown/live-markdown.ts";
-import { renderMarkdown } from "../src/lib/markdown/render-markdown.ts";
+import { renderBlocksToFragment, renderMarkdown } from "../src/lib/markdown/render-markdown.ts";
 
 const SAMPLES: Record<string, string> = {
   paragraphs: "First paragraph with **bold** and `code`.\nA second line.\n\nSecond paragraph, _emphasis_ over\ntwo lines.\n\n\n\nAfter several blank lines.",
@@ -221,4 +221,22 @@ describe("LiveMarkdown.wait", () => {
     live.update("- one\n- two\n\nAfter.");
     expect(live.blocks.join("") + live.tail).toBe(renderMarkdown("- one\n- two\n\nAfter."));
   });
+
+  // The page renders to nodes (MarkdownView.svelte): each item and each tail
+  // put into the page once, as it comes. What ends up there is the whole text.
+  for (const [name, text] of Object.entries(SAMPLES)) {
+    test(`${name}: rendered to nodes and put in as they come, uneven pieces show as the whole`, () => {
+      const live = new LiveMarkdown(undefined, renderBlocksToFragment);
+      const shown = document.createElement("div");
+      const tail = document.createElement("div");
+      let inserted = 0;
+      for (const prefix of grow(text, [7, 1, 13, 2, 40, 5])) {
+        if (name === "links" && prefix.includes("[ref]:")) break;
+        live.update(prefix);
+        for (; inserted < live.blocks.length; inserted++) shown.append(live.blocks[inserted]!);
+        tail.replaceChildren(live.tail);
+        expect(shown.innerHTML + tail.innerHTML, JSON.stringify(prefix)).toBe(renderMarkdown(prefix));
+      }
+    });
+  }
 });

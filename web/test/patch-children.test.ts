@@ -36,4 +36,17 @@ describe("patchChildren", () => {
     expect(element.querySelector("p")!.hasAttribute("data-caret")).toBe(true);
     expect(element.textContent).toBe("Being written, more");
   });
+
+  test("nodes (a sanitized fragment) patch in like their HTML, keeping what did not change", () => {
+    const element = document.createElement("div");
+    const fragmentOf = (html: string) => document.createRange().createContextualFragment(html);
+    patchChildren(element, fragmentOf(items(3)));
+    expect(element.innerHTML).toBe(items(3));
+    const [first] = element.querySelectorAll("li");
+    const next = fragmentOf(items(4, " and more"));
+    patchChildren(element, next);
+    expect(element.innerHTML).toBe(items(4, " and more"));
+    expect(element.querySelector("li")).toBe(first);
+    expect(next.childNodes).toHaveLength(0);
+  });
 });

@@ -1,5 +1,5 @@
-// Groups a long answer's finished blocks into runs, one element each. (An
-// item of the list is the HTML of the blocks one update finished: usually
+// Puts a long answer's finished blocks into the page in runs, one element
+// each. (An item is the nodes of the blocks one update finished: usually
 // one block, a few when a frame brought several.)
 //
 // Why: while an answer streams, its last block changes every frame, and the
@@ -9,28 +9,51 @@
 // frame touches the runs (a few dozen) and the blocks of the last one only.
 // A run is a plain block box without padding or border, so the margins of
 // the blocks on either side of a run boundary still collapse as before.
+//
+// The items are nodes (render-markdown.ts's renderBlocksToFragment), moved
+// into the run once and never touched again: no HTML is parsed here.
 
 /** Items per run: about the square root of a long answer's item count. */
 export const RUN_SIZE = 32;
 
-/**
- * `blocks` in runs of RUN_SIZE (the last one shorter). Runs of `previous`
- * that hold the very same blocks are returned as they are, so that a list
- * rendering them by identity leaves their elements alone; only a run that
- * changed is a new array.
- */
-export function blockRuns(blocks: readonly string[], previous: readonly (readonly string[])[]): (readonly string[])[] {
-  const runs: (readonly string[])[] = [];
-  for (let start = 0; start < blocks.length; start += RUN_SIZE) {
-    const end = Math.min(start + RUN_SIZE, blocks.length);
-    const kept = previous[runs.length];
-    runs.push(kept !== undefined && holds(kept, blocks, start, end) ? kept : blocks.slice(start, end));
-  }
-  return runs;
-}
+export class BlockRuns {
+  readonly #host: Element;
+  /** The runs go before this child of the host (the block being written). */
+  readonly #before: Node;
+  #last: HTMLElement | null = null;
+  #inLast = 0;
+  #runs = 0;
 
-function holds(run: readonly string[], blocks: readonly string[], start: number, end: number): boolean {
-  if (run.length !== end - start) return false;
-  for (let i = start; i < end; i++) if (run[i - start] !== blocks[i]) return false;
-  return true;
+  constructor(host: Element, before: Node) {
+    this.#host = host;
+    this.#before = before;
+  }
+
+  /** How many runs the host holds. */
+  get count(): number {
+    return this.#runs;
+  }
+
+  /** Appends an item's nodes (the fragment is emptied) to the last run, or to a new one when it is full. */
+  append(item: DocumentFragment): void {
+    if (this.#last === null || this.#inLast === RUN_SIZE) {
+      const run = this.#host.ownerDocument.createElement("div");
+      // "first": the text's first block has no top margin (markdown.css).
+      run.className = this.#runs === 0 ? "md-run first" : "md-run";
+      this.#host.insertBefore(run, this.#before);
+      this.#last = run;
+      this.#inLast = 0;
+      this.#runs++;
+    }
+    this.#last.append(item);
+    this.#inLast++;
+  }
+
+  /** Removes every run (the text was rendered again from its start). */
+  clear(): void {
+    for (const run of this.#host.querySelectorAll(":scope > .md-run")) run.remove();
+    this.#last = null;
+    this.#inLast = 0;
+    this.#runs = 0;
+  }
 }

@@ -30,6 +30,9 @@
 import type { Links, Token } from "marked";
 import { markdownBlocks, renderBlocks } from "./render-markdown.ts";
 
+/** Renders top-level blocks (sanitized): to HTML (renderBlocks), or to nodes (renderBlocksToFragment). */
+export type BlockRenderer<T> = (blocks: Token[]) => T;
+
 const ENDS_WITH_BLANK_LINE = /\n[ \t]*\n[ \t]*$/;
 
 /**
@@ -78,11 +81,18 @@ function learnDefinitions(tokens: readonly Token[], links: Links): void {
   }
 }
 
-export class LiveMarkdown {
-  /** Sanitized HTML of the finished blocks, in text order; only ever appended to (or emptied by a reset). */
-  readonly blocks: string[] = [];
-  /** Sanitized HTML of the rest of the text. */
-  tail = "";
+/**
+ * `T`: what a render gives, sanitized HTML by default. The page asks for
+ * nodes (MarkdownView.svelte): each finished item and each tail is then put
+ * into the page once.
+ */
+export class LiveMarkdown<T = string> {
+  /** The finished blocks rendered, in text order (an item per update that finished some); only ever appended to (or emptied by a reset). */
+  readonly blocks: T[] = [];
+  /** The rest of the text, rendered. */
+  tail: T;
+  /** Bumped when the text was rendered from its start again (`blocks` emptied): a caller holding what it showed starts over. */
+  resets = 0;
   /** The text the blocks and tail were rendered from. */
   #text = "";
   /** How much of #text the finished blocks cover. */
@@ -95,8 +105,12 @@ export class LiveMarkdown {
   #costs: number[] = [];
   #renderedAt = -Infinity;
 
-  constructor(clock: () => number = () => performance.now()) {
+  readonly #renderBlocks: BlockRenderer<T>;
+
+  constructor(clock: () => number = () => performance.now(), render: BlockRenderer<T> = renderBlocks as unknown as BlockRenderer<T>) {
     this.#clock = clock;
+    this.#renderBlocks = render;
+    this.tail = render([]);
   }
 
   /**
@@ -145,18 +159,19 @@ export class LiveMarkdown {
     // The raws must be the text itself (marked rewrites CR LF, for instance):
     // otherwise nothing is cut this time, and the whole rest renders as the tail.
     if (cut > 0 && rest.startsWith(finished.map((token) => token.raw).join(""))) {
-      this.blocks.push(renderBlocks(finished));
+      this.blocks.push(this.#renderBlocks(finished));
       this.#done += finishedLength;
       learnDefinitions(finished, this.#links);
-      this.tail = renderBlocks(tokens.slice(cut));
+      this.tail = this.#renderBlocks(tokens.slice(cut));
     } else {
-      this.tail = renderBlocks(tokens);
+      this.tail = this.#renderBlocks(tokens);
     }
   }
 
   #reset(): void {
+    this.resets++;
     this.blocks.length = 0;
-    this.tail = "";
+    this.tail = this.#renderBlocks([]);
     this.#text = "";
     this.#done = 0;
     this.#links = {};

@@ -5,14 +5,20 @@
 // style and lay out every one of its nodes again each time.
 import morphdom from "morphdom";
 
-/** Makes `element`'s children those of `html` (already sanitized). The caret mark (data-caret) survives. */
-export function patchChildren(element: HTMLElement, html: string): void {
+/**
+ * Makes `element`'s children those of `html` (already sanitized): HTML, or
+ * nodes (which are moved out of the fragment). The caret mark (data-caret)
+ * survives.
+ */
+export function patchChildren(element: HTMLElement, html: string | DocumentFragment): void {
   if (element.firstChild === null) {
-    element.innerHTML = html;
+    if (typeof html === "string") element.innerHTML = html;
+    else element.append(html);
     return;
   }
   const next = element.cloneNode(false) as HTMLElement;
-  next.innerHTML = html;
+  if (typeof html === "string") next.innerHTML = html;
+  else next.append(html);
   morphdom(element, next, {
     childrenOnly: true,
     onBeforeElUpdated(from, to) {
