@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createSessionState } from "../src/lib/pi-state/session-state.ts";
 import { applyDecodedLine, applyGetMessages, applyRecord, expirePending, noteCommandSent, reduceAll } from "../src/lib/pi-state/reduce-record.ts";
-import { streamingToolArgs } from "../src/lib/pi-state/assistant-stream.ts";
+import { deferLiveText, flushLiveText, streamingToolArgs } from "../src/lib/pi-state/assistant-stream.ts";
 import type { AssistantMessage } from "../src/lib/pi-types.ts";
 import { compactionResult, contextEdit, errorAssistant, finalAssistant, response, retryEnd, retryStart, msgEnd, msgStart, pendingAssistant, simpleRun, systemPrompt, update, user } from "./records.ts";
 
@@ -94,6 +94,60 @@ describe("text streaming", () => {
     const state = reduceAll([update({ type: "text_delta", contentIndex: 0, delta: "mid-stream" })]);
     expect(lastAssistant(state.messages).content).toEqual([{ type: "text", text: "mid-stream" }]);
     expect(state.stream?.messageIndex).toBe(0);
+  });
+});
+
+// The page writes a slice's deltas into its $state once (deferLiveText):
+// every record is still reduced, and after the flush the state is what
+// writing each delta would have made.
+describe("deferred live text", () => {
+  const deltas = (index: number, ...pieces: string[]) => pieces.map((delta) => update({ type: "text_delta", contentIndex: index, delta }));
+
+  it("writes a batch of text and thinking deltas at the flush, as writing each would have", () => {
+    const records = [
+      msgStart(pendingAssistant()),
+      update({ type: "thinking_start", contentIndex: 0 }),
+      update({ type: "thinking_delta", contentIndex: 0, delta: "Let me " }),
+      update({ type: "thinking_delta", contentIndex: 0, delta: "think" }),
+      update({ type: "text_start", contentIndex: 1 }),
+      ...deltas(1, "Hel", "lo", " there"),
+    ];
+    const deferred = createSessionState();
+    deferLiveText(deferred);
+    for (const record of records) applyRecord(deferred, record);
+    expect(lastAssistant(deferred.messages).content).toEqual([
+      { type: "thinking", thinking: "" },
+      { type: "text", text: "" },
+    ]);
+    flushLiveText(deferred);
+    expect(deferred.messages).toEqual(reduceAll(records).messages);
+    // More deltas, another flush: the text goes on from where it was.
+    for (const record of deltas(1, "!", "?")) applyRecord(deferred, record);
+    flushLiveText(deferred);
+    expect(lastAssistant(deferred.messages).content[1]).toEqual({ type: "text", text: "Hello there!?" });
+  });
+
+  it("text_end and message_end are written at once, and deltas left for a flush do not overwrite them", () => {
+    const state = createSessionState();
+    deferLiveText(state);
+    for (const record of [msgStart(pendingAssistant()), update({ type: "text_start", contentIndex: 0 }), ...deltas(0, "Helo")]) applyRecord(state, record);
+    applyRecord(state, update({ type: "text_end", contentIndex: 0, content: "Hello" }));
+    expect(lastAssistant(state.messages).content).toEqual([{ type: "text", text: "Hello" }]);
+    applyRecord(state, deltas(0, " again")[0]!);
+    applyRecord(state, msgEnd(finalAssistant([{ type: "text", text: "Final" }])));
+    flushLiveText(state);
+    expect(lastAssistant(state.messages).content).toEqual([{ type: "text", text: "Final" }]);
+  });
+
+  it("a new message's start writes what the last one's deltas brought first", () => {
+    const state = createSessionState();
+    deferLiveText(state);
+    for (const record of [msgStart(pendingAssistant()), ...deltas(0, "first")]) applyRecord(state, record);
+    // A truncated stream: another answer starts without the first's end.
+    for (const record of [msgStart(pendingAssistant()), ...deltas(0, "second")]) applyRecord(state, record);
+    flushLiveText(state);
+    const texts = state.messages.map((m) => (m as AssistantMessage).content);
+    expect(texts).toEqual([[{ type: "text", text: "first" }], [{ type: "text", text: "second" }]]);
   });
 });
 

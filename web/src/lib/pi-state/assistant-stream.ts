@@ -61,21 +61,74 @@ interface LiveCache {
   blocks: (LiveBlock | undefined)[];
   /** The usage pi sent with the last delta (a wire object, not a proxy). */
   usage: Usage | undefined;
+  /** Blocks whose text is ahead of the state's (see deferLiveText). */
+  behind: LiveBlock[];
 }
 interface LiveBlock {
   block: Block;
   /** Its text (a text block) or thinking (a thinking block), as last written; "" for a tool call. */
   text: string;
+  /** `text` is not in the state yet (deferLiveText). */
+  behind: boolean;
 }
 const liveCaches = new WeakMap<SessionState, LiveCache>();
+
+/**
+ * States whose text deltas are written into the state once per batch of
+ * records rather than once each (see deferLiveText).
+ */
+const deferring = new WeakSet<SessionState>();
+
+/**
+ * From now on, the text and thinking deltas reduced into `state` are
+ * written into it when flushLiveText is called, not one by one. For the
+ * page, which applies records in slices and flushes after each (nothing
+ * reads the text in between: Svelte draws after the slice): in its deep
+ * $state each write goes through a proxy trap and tells Svelte, and a fast
+ * answer brings hundreds of deltas to a block in one frame. Every record is
+ * still reduced as it comes (the cache beside the state holds the text);
+ * only the writes of one block's text are made one. Without this (tests,
+ * plain objects), every delta is written as it comes.
+ */
+export function deferLiveText(state: SessionState): void {
+  deferring.add(state);
+}
+
+/** Writes the text that deltas brought since the last flush into the state (see deferLiveText). */
+export function flushLiveText(state: SessionState): void {
+  const cache = liveCaches.get(state);
+  if (cache !== undefined) writeBehind(cache);
+}
+
+function writeBehind(cache: LiveCache): void {
+  if (cache.behind.length === 0) return;
+  for (const found of cache.behind) if (found.behind) writeText(found);
+  cache.behind.length = 0;
+}
+
+function writeText(found: LiveBlock): void {
+  found.behind = false;
+  if (found.block.type === "text") found.block.text = found.text;
+  else if (found.block.type === "thinking") found.block.thinking = found.text;
+}
+
+/** A delta grew the block's text: into the state now, or at the next flush. */
+function grew(state: SessionState, live: LiveCache, found: LiveBlock): void {
+  if (!deferring.has(state)) return writeText(found);
+  if (found.behind) return;
+  found.behind = true;
+  live.behind.push(found);
+}
 
 /** The live message, creating one when deltas arrive without a message_start (truncated replay). */
 function liveMessage(state: SessionState): LiveCache {
   const stream = state.stream ?? beginAssistantStream(state, emptyAssistantMessage());
   const cache = liveCaches.get(state);
   if (cache !== undefined && cache.stream === stream) return cache;
+  // Another message streams now: what the last one's deltas brought goes in first.
+  if (cache !== undefined) writeBehind(cache);
   const message = state.messages[stream.messageIndex] as AssistantMessage;
-  const fresh: LiveCache = { stream, message, blocks: [], usage: undefined };
+  const fresh: LiveCache = { stream, message, blocks: [], usage: undefined, behind: [] };
   liveCaches.set(state, fresh);
   return fresh;
 }
@@ -100,7 +153,7 @@ function blockAt(live: LiveCache, index: number, kind: "text" | "thinking" | "to
   // Read back: the state's proxy of the block, whose writes Svelte sees.
   const block = content[index]!;
   const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : "";
-  const found: LiveBlock = { block, text: typeof text === "string" ? text : "" };
+  const found: LiveBlock = { block, text: typeof text === "string" ? text : "", behind: false };
   live.blocks[index] = found;
   return found;
 }
@@ -149,13 +202,13 @@ export function applyAssistantEvent(state: SessionState, event: AssistantMessage
     case "text_delta": {
       const found = blockAt(live, event.contentIndex, "text");
       found.text += event.delta;
-      (found.block as TextContent).text = found.text;
+      grew(state, live, found);
       return;
     }
     case "text_end": {
       const found = blockAt(live, event.contentIndex, "text");
       found.text = event.content;
-      (found.block as TextContent).text = event.content;
+      writeText(found);
       return;
     }
     case "thinking_start":
@@ -164,13 +217,13 @@ export function applyAssistantEvent(state: SessionState, event: AssistantMessage
     case "thinking_delta": {
       const found = blockAt(live, event.contentIndex, "thinking");
       found.text += event.delta;
-      (found.block as ThinkingContent).thinking = found.text;
+      grew(state, live, found);
       return;
     }
     case "thinking_end": {
       const found = blockAt(live, event.contentIndex, "thinking");
       found.text = event.content;
-      (found.block as ThinkingContent).thinking = event.content;
+      writeText(found);
       return;
     }
     case "toolcall_start": {
@@ -219,6 +272,8 @@ export function endAssistantStream(state: SessionState, message: AssistantMessag
   } else {
     state.messages[state.stream.messageIndex] = message;
     state.stream = null;
+    // The message is pi's now: text its deltas left for a flush is not written over it.
+    liveCaches.delete(state);
   }
   state.lastUsage = message.usage ?? state.lastUsage;
 }

@@ -51,6 +51,9 @@ export function applyDecodedLine(state: SessionState, line: DecodedLine): void {
 export function applyRecord(state: SessionState, value: unknown, now = Date.now()): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return;
   const record = value as AnyRecord;
+  // A streaming step (thousands a second) is no evidence for dialogs: it goes
+  // straight to the live message, without reading the state's extensionUi.
+  if (record.type === "message_update") return applyEvent(state, record as unknown as PiEvent, now);
   // Runs and prompt answers are what tells that an extension stopped waiting for a dialog.
   noteDialogEvidence(state.extensionUi, record);
   if (record.type === "extension_ui_request") {

@@ -34,7 +34,12 @@ function guarded(what: string, fn: () => void): void {
 
 export class ConnectionListeners {
   #workspace = new Set<WorkspaceChangeListener>();
-  #records = new Set<RecordListener>();
+  /**
+   * Replaced, not changed, on add and remove (a listener removed while others
+   * are told is still told this once), so that telling them, for every record
+   * pi streams, copies nothing.
+   */
+  #records: RecordListener[] = [];
   /** Replaced, not changed, on add and remove: a tap removed while others are told is still told this once. */
   #taps: WireTap[] = [];
   #recorders: WireRecorder[] = [];
@@ -47,8 +52,11 @@ export class ConnectionListeners {
 
   /** Returns the unsubscribe function. */
   onRecord(listener: RecordListener): () => void {
-    this.#records.add(listener);
-    return () => this.#records.delete(listener);
+    // Once each, as in a set.
+    if (!this.#records.includes(listener)) this.#records = [...this.#records, listener];
+    return () => {
+      this.#records = this.#records.filter((l) => l !== listener);
+    };
   }
 
   /** Returns the function that removes the tap. */
@@ -79,12 +87,18 @@ export class ConnectionListeners {
     for (const listener of [...this.#workspace]) guarded("workspace_changed listener", () => listener(paths, git));
   }
 
+  // These three run for every chunk or record (the taps while the inspector
+  // listens): a try of their own, without a closure per call.
   record(event: Parameters<RecordListener>[0]): void {
-    for (const listener of [...this.#records]) guarded("record listener", () => listener(event));
+    for (const listener of this.#records) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error("record listener failed", error);
+      }
+    }
   }
 
-  // The two taps below run for every chunk and record while the inspector
-  // listens: a try of their own, without a closure per call.
   tapChunk(bytes: Uint8Array, at: number): void {
     for (const tap of this.#taps) {
       try {

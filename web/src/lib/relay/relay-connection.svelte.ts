@@ -30,6 +30,7 @@ import { relayDialogsOf, removeDialog } from "../extension-ui/extension-ui-state
 import { settleItems, settleRecord } from "./settle-records.ts";
 import { resetSessionState, type SessionState } from "../pi-state/session-state.ts";
 import { createSessionStore } from "../pi-state/session-store.svelte.ts";
+import { deferLiveText, flushLiveText } from "../pi-state/assistant-stream.ts";
 import { appendLog, appendParsedLog, createRecordLog, resetLog, type LogDirection, type LogEntry, type LogSender, type RecordLog } from "../pi-state/record-log.ts";
 import type { WireTap } from "./wire-tap.ts";
 import type { ReplayItem, WireRecorder } from "./replay-feed.ts";
@@ -167,6 +168,7 @@ export class RelayConnection {
     };
     if (options.createSocket !== undefined) link.createSocket = options.createSocket;
     this.#link = new SocketLink(link);
+    deferLiveText(this.session);
     this.#inbound = new InboundQueue({
       chunk: (bytes, at) => {
         if (this.#listeners.tapping) this.#listeners.tapChunk(bytes, at);
@@ -192,6 +194,8 @@ export class RelayConnection {
         if (endAt !== null) this.#listeners.tapCaptureEnd(endAt);
       },
       sliceEnd: () => {
+        // The text deltas of the slice, written into the state once (Svelte draws after the slice).
+        flushLiveText(this.session);
         if (!this.#logChanged) return;
         this.#logChanged = false;
         this.logVersion++;
@@ -738,6 +742,18 @@ export class RelayConnection {
     }
     const entry = line.kind === "long" ? this.#logParsed(line.length, line.value, at) : this.#log("in", line.raw, line.value, at);
     const record = line.value as { type?: unknown; id?: unknown; command?: unknown; success?: unknown };
+    if (record.type === "message_update") {
+      // A streaming step, thousands a second while pi writes: it grows the
+      // live message and nothing else (no response, failure, load or entry),
+      // so none of the checks below, each a read of the session's $state,
+      // can see anything change. Attribution looks only at message_end and
+      // responses.
+      settleRecord(line.value);
+      applyRecord(this.session, line.value, at);
+      if (this.#listeners.tapping) this.#listeners.tapEntry(entry, line.value, this.session);
+      this.#listeners.record({ kind: "record", record: line.value, replaying: this.replaying });
+      return;
+    }
     // The newest failure, not the count: the list is bounded, and once full a new one leaves its length as it was.
     const lastFailureBefore = this.session.failures.at(-1);
     const pendingType = typeof record.id === "string" ? this.session.pending[record.id]?.type : undefined;
