@@ -8,6 +8,7 @@ import { createInspectorModels, feedChunk, feedEntry, feedLog, meaningOf, noteTr
 import { pairOf, runOf } from "../../src/lib/wire-log/pairing.ts";
 import { lineOfSeq, renderLine } from "../../src/lib/wire-log/raw-view.ts";
 import { listLanes } from "../../src/lib/wire-log/timeline.ts";
+import { describeEffect } from "../../src/lib/wire-log/meaning.ts";
 import { appendLog, createRecordLog, logEntry, type LogSender, type RecordLog } from "../../src/lib/pi-state/record-log.ts";
 import { applyGetMessages, applyRecord } from "../../src/lib/pi-state/reduce-record.ts";
 import { createSessionState, resetSessionState, type SessionState } from "../../src/lib/pi-state/session-state.ts";
@@ -79,6 +80,36 @@ describe("inspector models from the wire tap", () => {
     }
     expect(checked).toBeGreaterThan(20);
     expect(models.joinedMidStream).toBe(false);
+  });
+
+  it("a text or thinking delta, worded when read, says what describeEffect says from the state it left", () => {
+    const records = [
+      { type: "message_start", message: { role: "user", content: "hi" } },
+      { type: "message_end", message: { role: "user", content: "hi" } },
+      { type: "message_start", message: { role: "assistant", content: [], stopReason: "pending" } },
+      { type: "message_update", assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "hmm" } },
+      { type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 1, delta: "A" } },
+      { type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 1, delta: "1,234 chars".repeat(150) } },
+      { type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "no index" } },
+    ];
+    const state = createSessionState();
+    const expected = records.map((value) => {
+      applyRecord(state, value);
+      return describeEffect(value, state);
+    });
+    // The same records through the feed.
+    const fed = new Wire();
+    const fedModels = fed.attach();
+    fed.relay({ type: "hello", clientId: "c1" });
+    fed.bytes(encoder.encode(records.map(line).join("")));
+    const first = fed.log.nextSeq - records.length;
+    records.forEach((_, i) => {
+      const meaning = meaningOf(fedModels, first + i)!;
+      expect({ text: meaning.text, target: meaning.target }).toEqual(expected[i]);
+    });
+    const span = recordsFor(fedModels.effects, { kind: "message", index: 1, block: 1 })!;
+    expect(span).toMatchObject({ firstSeq: first + 4, lastSeq: first + 5, count: 2 });
+    expect(recordsFor(fedModels.effects, { kind: "message", index: 1 })!.count).toBeGreaterThanOrEqual(4);
   });
 
   it("describes each record from the state it left, and indexes what it changed", () => {

@@ -20,7 +20,7 @@ import type { SessionState } from "../pi-state/session-state.ts";
 import { createDeltaGroups, forgetBefore, noteGroupEntry, type DeltaGroups } from "./delta-groups.ts";
 import { clearEffects, createEffectIndex, noteEffect, type EffectIndex } from "./effect-index.ts";
 import { checkEntry, createExpertChecks, type ExpertChecks } from "./expert-checks.ts";
-import { describeEffect, type Effect } from "./meaning.ts";
+import { deltaStep, describeDelta, describeEffect, type Effect, type EffectTarget } from "./meaning.ts";
 import { applyPairing, createPairing, type PairingState } from "./pairing.ts";
 import { appendChunk, createRawView, endStream, lineByNo, setLineSeq, type RawView } from "./raw-view.ts";
 import { SeqRing } from "./seq-ring.ts";
@@ -31,6 +31,42 @@ import type { WireEntry, WireSender } from "./wire-entry.ts";
 export interface Meaning extends Effect {
   /** The transcript it was described against (see InspectorModels.transcript). */
   transcript: number;
+}
+
+/**
+ * A text or thinking delta's meaning: what describing it needs, noted as it
+ * is applied (its message from the state it left), and worded only when
+ * read. A fast answer brings thousands of deltas a second, and few are ever
+ * looked at: wording each as it came was most of the feed's cost per delta
+ * (a sentence and three objects), with the inspector closed as well.
+ */
+class DeltaMeaning implements Meaning {
+  readonly transcript: number;
+  readonly #kind: "text_delta" | "thinking_delta";
+  readonly #length: number;
+  readonly #index: number | null;
+  readonly #block: number | undefined;
+  #effect: Effect | null = null;
+
+  constructor(kind: "text_delta" | "thinking_delta", length: number, index: number | null, block: number | undefined, transcript: number) {
+    this.#kind = kind;
+    this.#length = length;
+    this.#index = index;
+    this.#block = block;
+    this.transcript = transcript;
+  }
+
+  get text(): string {
+    return this.#worded().text;
+  }
+
+  get target(): EffectTarget {
+    return this.#worded().target;
+  }
+
+  #worded(): Effect {
+    return (this.#effect ??= describeDelta(this.#kind, this.#length, this.#index, this.#block));
+  }
 }
 
 export interface InspectorModels {
@@ -143,15 +179,35 @@ export function feedEntry(models: InspectorModels, entry: LogEntry, value: unkno
     }
     if (after !== null) {
       noteTranscript(models, after);
-      const effect = describeEffect(value, after);
-      models.meanings.set(entry.seq, { text: effect.text, target: effect.target, transcript: models.transcript });
-      noteEffect(models.effects, entry.seq, effect.target);
+      const delta = deltaStep(value);
+      if (delta !== null) {
+        const index = after.stream?.messageIndex ?? null;
+        models.meanings.set(entry.seq, new DeltaMeaning(delta.kind, delta.length, index, delta.block, models.transcript));
+        if (index !== null && index >= 0) noteEffect(models.effects, entry.seq, deltaTarget(index, delta.block));
+      } else {
+        const effect = describeEffect(value, after);
+        models.meanings.set(entry.seq, { text: effect.text, target: effect.target, transcript: models.transcript });
+        noteEffect(models.effects, entry.seq, effect.target);
+      }
     }
   }
   const wire = wireEntryOf(entry, value, models.scratch);
   applyPairing(models.pairing, wire);
   applyTimeline(models.timeline, wire);
   checkEntry(models.checks, wire, crlf);
+}
+
+/** A delta's target for the effect index, which keeps none of it: one object, refilled. */
+const blockTarget: { kind: "message"; index: number; block: number } = { kind: "message", index: 0, block: 0 };
+const messageOnly: { kind: "message"; index: number } = { kind: "message", index: 0 };
+function deltaTarget(index: number, block: number | undefined): EffectTarget {
+  if (block === undefined) {
+    messageOnly.index = index;
+    return messageOnly;
+  }
+  blockTarget.index = index;
+  blockTarget.block = block;
+  return blockTarget;
 }
 
 function onRelayEntry(models: InspectorModels, type: string): void {

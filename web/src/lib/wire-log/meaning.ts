@@ -195,24 +195,58 @@ function liveBlockToolName(after: SessionState, index: number | null, block: num
   return stringField(item, "name");
 }
 
+/** " (message 3, block 2)": where a streaming step went. */
+function stepPlace(index: number | null, block: number | undefined): string {
+  return index === null ? "" : ` (message ${grouped(index + 1)}${block === undefined ? "" : `, block ${grouped(block + 1)}`})`;
+}
+
+function deltaText(kind: "text_delta" | "thinking_delta", length: number, where: string): string {
+  return `Appended ${plural(length, "character")} to ${kind === "text_delta" ? "the answer being written" : "the thinking"}${where}.`;
+}
+
+/**
+ * A text or thinking delta, described from what the feed noted when it came
+ * (see inspector-feed.ts's DeltaMeaning): the same sentence and target as
+ * describeEffect gives it.
+ */
+export function describeDelta(kind: "text_delta" | "thinking_delta", length: number, index: number | null, block: number | undefined): Effect {
+  return { text: deltaText(kind, length, stepPlace(index, block)), target: messageTarget(index, block) };
+}
+
+/**
+ * The parts of a text or thinking delta a description needs, without
+ * describing it (null for any other record): the step's kind, its text's
+ * length and its block. For the inspector's feed, which words these only
+ * when someone reads them.
+ */
+export function deltaStep(value: unknown): { kind: "text_delta" | "thinking_delta"; length: number; block: number | undefined } | null {
+  const record = asRecord(value);
+  if (record === null || record["type"] !== "message_update") return null;
+  const step = asRecord(record["assistantMessageEvent"]);
+  const kind = recordType(step);
+  if (kind !== "text_delta" && kind !== "thinking_delta") return null;
+  const contentIndex = numberField(step, "contentIndex");
+  return { kind, length: textLength(step?.["delta"]), block: contentIndex !== null && contentIndex >= 0 ? contentIndex : undefined };
+}
+
 function describeStep(step: JsonRecord | null, after: SessionState): Effect {
   const kind = recordType(step);
   const index = after.stream?.messageIndex ?? null;
   const contentIndex = numberField(step, "contentIndex");
   const block = contentIndex !== null && contentIndex >= 0 ? contentIndex : undefined;
-  const where = index === null ? "" : ` (message ${grouped(index + 1)}${block === undefined ? "" : `, block ${grouped(block + 1)}`})`;
+  const where = stepPlace(index, block);
   const target = messageTarget(index, block);
   switch (kind) {
     case "text_start":
       return { text: `The answer starts a text block${where}.`, target };
     case "text_delta":
-      return { text: `Appended ${plural(textLength(step?.["delta"]), "character")} to the answer being written${where}.`, target };
+      return { text: deltaText("text_delta", textLength(step?.["delta"]), where), target };
     case "text_end":
       return { text: `A text block is final: ${plural(textLength(step?.["content"]), "character")}${where}.`, target };
     case "thinking_start":
       return { text: `The model starts thinking${where}.`, target };
     case "thinking_delta":
-      return { text: `Appended ${plural(textLength(step?.["delta"]), "character")} to the thinking${where}.`, target };
+      return { text: deltaText("thinking_delta", textLength(step?.["delta"]), where), target };
     case "thinking_end":
       return { text: `The thinking block is final: ${plural(textLength(step?.["content"]), "character")}${where}.`, target };
     case "toolcall_start":
