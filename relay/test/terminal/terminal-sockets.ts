@@ -15,6 +15,8 @@ export type TerminalSocket = {
   text(): string;
   /** Bytes received before `ready` (the scrollback). */
   scrollback(): string;
+  /** The size of each binary frame the scrollback came in. */
+  scrollbackFrames(): number[];
   frames: TerminalServerFrame[];
   closed: Promise<{ code: number; reason: string }>;
   type(keys: string): void;
@@ -46,6 +48,7 @@ export function attach(pier: RunningPier, id: string, options: { cookie?: string
     ws,
     text,
     scrollback: () => Buffer.concat(chunks.slice(0, readyAt ?? 0)).toString("utf8"),
+    scrollbackFrames: () => chunks.slice(0, readyAt ?? 0).map((chunk) => chunk.length),
     frames,
     closed,
     type: (keys) => ws.send(Buffer.from(keys), { binary: true }),

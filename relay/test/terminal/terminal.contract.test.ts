@@ -86,6 +86,25 @@ describe("terminal", () => {
     expect((await httpJson(pier, "POST", "/api/terminals/close", { body: { id } })).status).toBe(404);
   });
 
+  it("sends an attaching socket its scrollback in frames no larger than a live one (CATCH_UP_FRAME_BYTES), whole and in order", async () => {
+    const id = await openShell(pier);
+    const first = await attach(pier, id);
+    first.type("yes catch-up | head -c 405000; echo caught-$((6*7))\r");
+    await first.waitFor(/[\r\n]caught-42\r\n/);
+    const second = await attach(pier, id);
+    const frames = second.scrollbackFrames();
+    expect(Math.max(...frames)).toBeLessThanOrEqual(64 * 1024);
+    expect(frames.reduce((sum, size) => sum + size, 0)).toBeGreaterThan(450_000);
+    // Whole and in order: every line of yes is there (the first after the shell's escape for the command's start), and the end marker after them.
+    const lines = second.scrollback().split("\r\n");
+    const at = lines.indexOf("caught-42");
+    expect(at).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.endsWith("catch-up"))).toHaveLength(45_000);
+    expect(lines.slice(0, at).findLastIndex((line) => line === "catch-up")).toBe(at - 1);
+    first.ws.close();
+    second.ws.close();
+  });
+
   it("refuses a viewer every change and the upgrade to a shell not shared, with a sentence (terminal-share.contract.test.ts: shared ones)", async () => {
     const id = await openShell(pier);
     const viewerCookie = await exchangeToken((await makeLink(driver, "viewer")).url, pier.port);
