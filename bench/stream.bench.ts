@@ -64,7 +64,15 @@
 // and longest main-thread task with N agents beside those with the first
 // count, and their ratio (target ≤ 1.2×).
 // `PIER_BENCH_SCREENSHOTS=<dir>` saves a screenshot mid-stream and one at
-// the end of the last round. Prints medians over rounds; asserts nothing.
+// the end of the last round.
+// `PIER_BENCH_PROFILE=<dir>` also records a CPU profile of the page while
+// the answer streams (V8's sampler every 100 µs: "(garbage collector)" is
+// its own entry), one `.cpuprofile` per state and round, to open in
+// Chromium's DevTools or to sum by function, and beside it the trace with
+// what each task did (script, style, layout, paint: `.trace.json`). The
+// sampler and the longer trace cost the page CPU time too, so their figures
+// are not to be compared with a run without them.
+// Prints medians over rounds; asserts nothing.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -88,6 +96,7 @@ if (!existsSync(join(DIST, "index.html"))) {
 }
 const baselineDist = baselineDistFromEnv();
 const screenshots = process.env.PIER_BENCH_SCREENSHOTS ? resolve(process.env.PIER_BENCH_SCREENSHOTS) : null;
+const profiles = process.env.PIER_BENCH_PROFILE ? resolve(process.env.PIER_BENCH_PROFILE) : null;
 
 type Panel = "closed" | "records" | "bytes" | "editor";
 /** `panel` null: the floor page, which has no inspector. `agents`: how many stream at once, the watched one included. */
@@ -377,7 +386,7 @@ const scenarioDir = await mkdtemp(join(tmpdir(), "pier-stream-bench-"));
 const scenarioFile = join(scenarioDir, "stream.json");
 await writeFile(scenarioFile, JSON.stringify(streamScenario({ deltas: DELTAS, durationMs: STREAM_MS })));
 
-async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
+async function measure(variant: Variant, shoot: boolean, round: number): Promise<Sample> {
   // More agents than pier's default of running ones need a higher cap; the flag is left out otherwise, so an older pier still runs.
   const cap = variant.agents > 8 ? ["--max-agents", String(variant.agents)] : [];
   const pier = await startPier(["--demo", "--new-session", "--demo-scenario", scenarioFile, ...cap], variant.bin ? { bin: variant.bin } : {});
@@ -397,7 +406,14 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     const box = page.getByRole("textbox", { name: "Prompt" });
     await box.fill("Stream a long answer");
 
-    await browser.startTracing(page, { categories: ["toplevel", "__metadata"] });
+    const profiler = profiles === null ? null : await page.context().newCDPSession(page);
+    if (profiler !== null) {
+      await profiler.send("Profiler.enable");
+      await profiler.send("Profiler.setSamplingInterval", { interval: 100 });
+      await profiler.send("Profiler.start");
+    }
+    // Profiling: the trace also says what each task did (script, style, layout, paint, GC), saved beside the profile.
+    await browser.startTracing(page, { categories: ["toplevel", "__metadata", ...(profiler === null ? [] : ["devtools.timeline"])] });
     await box.press("Enter");
     // The same moment as the watched prompt: each pi takes about as long to start its answer, so the answers stream together.
     others?.prompt("Stream a long answer");
@@ -422,6 +438,13 @@ async function measure(variant: Variant, shoot: boolean): Promise<Sample> {
     typing = false;
     await typist;
     const trace = await browser.stopTracing();
+    if (profiler !== null) {
+      const { profile } = await profiler.send("Profiler.stop");
+      const name = `stream-${variant.name.replace(/\W+/g, "-")}-${round + 1}`;
+      await writeFile(join(profiles!, `${name}.cpuprofile`), JSON.stringify(profile));
+      await writeFile(join(profiles!, `${name}.trace.json`), trace);
+      await profiler.detach();
+    }
     await wire.waitUntil(watch.settled, "pi's agent_settled", 30_000);
     await others?.waitSettled(30_000);
     if (shoot && screenshots) {
@@ -533,13 +556,14 @@ function printAgentRatios(all: Variant[], figure: (v: Variant, key: keyof Sample
 
 try {
   if (screenshots) await mkdir(screenshots, { recursive: true });
+  if (profiles) await mkdir(profiles, { recursive: true });
   const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
   // Rounds alternate the builds so that drift on the machine hits both alike,
   // and every other round runs them in the opposite order: on a busy machine
   // the one measured second in a round came out up to 2× slower, whichever it was.
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
-      samples.get(variant.name)!.push(await measure(variant, round === ROUNDS - 1));
+      samples.get(variant.name)!.push(await measure(variant, round === ROUNDS - 1, round));
     }
   }
   // Most rows are the median of the rounds; the two that the targets bound
