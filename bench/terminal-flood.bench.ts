@@ -11,12 +11,14 @@
 //   (support/terminal-echo.ts says why not "until seen");
 // with Pier alone, then with a second browser (its own Chromium, the same
 // driver) attached to the same shell and typing too (its figures beside).
+// The second browser's attach is measured too: its terminal replays the
+// shell's 1 MB scrollback, from the click until it has drawn all of it.
 // Beside them the floor: a bare page that only writes the same kind of
 // socket's bytes into xterm's `write` (support/terminal-floor/), so the
 // ratio Pier ÷ floor is Pier's share and the floor the machine's.
 // Measurements only: asserts nothing.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { startPier, type RunningPier } from "../relay/test/support/pier-process.ts";
@@ -30,6 +32,9 @@ const FLOODS = [
   { name: "base64 of urandom", command: `head -c ${BYTES} /dev/urandom | base64` },
   { name: "yes", command: `yes | head -c ${BYTES}` },
 ];
+/** A folder to keep each browser's trace of each stretch in, with what ran inside the tasks (devtools.timeline): to find what a long task was. */
+const TRACES = process.env.PIER_BENCH_FLOOD_TRACES ?? null;
+const CATEGORIES = ["toplevel", "__metadata", ...(TRACES === null ? [] : ["devtools.timeline", "v8"])];
 const XTERM = new URL("../web/node_modules/@xterm/xterm/", import.meta.url).pathname;
 const FLOOR_HTML = new URL("./support/terminal-floor/index.html", import.meta.url).pathname;
 if (!existsSync(new URL("../web/dist/index.html", import.meta.url))) {
@@ -97,13 +102,22 @@ try {
   }
   await floorContext.close();
 
-  // The second browser: the same driver in its own Chromium, attached to the same shell.
+  // The second browser: the same driver in its own Chromium, attached to the same shell. Attaching replays
+  // the scrollback (the last 1 MB of the floods above) into a fresh terminal: traced until it is all drawn.
   const otherContext = await newContext(second, pier);
   const other = await openPier(otherContext, pier, baselineDistFromEnv());
   await other.getByRole("status", { name: "Connection: Connected" }).waitFor();
+  await second.startTracing(undefined, { categories: CATEGORIES });
+  const attachStarted = performance.now();
   await other.getByRole("button", { name: "Show terminal" }).click();
   await other.getByRole("region", { name: "Terminal" }).getByRole("button", { name: title, exact: true }).click();
   await other.locator(panelRows).waitFor();
+  await other.waitForFunction(() => (window as unknown as { __terminalCaughtUp: () => boolean }).__terminalCaughtUp(), undefined, { polling: 50, timeout: 120_000 });
+  const attachMs = performance.now() - attachStarted;
+  const attach = taskFigures(mainThreadTasks(keep(await second.stopTracing(), "attach-2nd")));
+  console.log(
+    `${"2nd browser attaching (scrollback)".padEnd(38)} longest task ${ms(attach.longest.wall).padStart(7)} wall, ${ms(attach.longest.cpu).padStart(6)} CPU; p95 ${attach.p95.toFixed(1).padStart(5)} ms; all drawn after ${ms(attachMs).padStart(8)}`,
+  );
   await other.locator(`[aria-label="Shell ${title}"] .xterm-screen`).click();
   await main.locator(`[aria-label="Shell ${title}"] .xterm-screen`).click();
   for (const [k, flood] of FLOODS.entries()) {
@@ -170,8 +184,9 @@ async function typeLine(page: Page, screen: string, text: string): Promise<void>
  */
 async function runFlood(command: string, tag: number, sides: Side[]): Promise<Figures[]> {
   const marker = `flood-end-${tag * 7}`;
+  const cutOffBefore = cutOffs();
   const browsers = [...new Set(sides.map((side) => side.browser))];
-  for (const browser of browsers) await browser.startTracing(undefined, { categories: ["toplevel", "__metadata"] });
+  for (const browser of browsers) await browser.startTracing(undefined, { categories: CATEGORIES });
   await sides[0]!.page.keyboard.type(`${command}; echo flood-end-$((${tag}*7))`);
   const started = performance.now();
   await sides[0]!.page.keyboard.press("Enter");
@@ -197,15 +212,34 @@ async function runFlood(command: string, tag: number, sides: Side[]): Promise<Fi
     }
   }
   await allShown;
+  // A page cut off for falling too far behind reattaches (its terminal reset, the scrollback replayed): say so beside its figures.
+  const cut = cutOffs() - cutOffBefore;
+  if (cut > 0) console.log(`  (the flood below: the relay cut off ${cut} socket${cut === 1 ? "" : "s"} for falling too far behind, and the page reattached)`);
   const traces = new Map<Browser, MainThreadTask[]>();
-  for (const browser of browsers) traces.set(browser, mainThreadTasks(await browser.stopTracing()));
+  for (const [i, browser] of browsers.entries()) traces.set(browser, mainThreadTasks(keep(await browser.stopTracing(), `flood-${tag}-${i === 0 ? "1st" : "2nd"}`)));
   // The keys typed meanwhile wait on the shell's line: erase it.
   await sides[0]!.page.keyboard.press("Control+U");
-  return sides.map((side, i) => {
-    const tasks = traces.get(side.browser)!;
-    const byWall = tasks.map((task) => task.wall).sort((a, b) => a - b);
-    const longest = tasks.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
-    const longestCpu = Math.max(0, ...tasks.map((task) => task.cpu));
-    return { longest: { wall: longest.wall, cpu: longestCpu }, p95: byWall[Math.floor(byWall.length * 0.95)] ?? 0, endMs: endMs[i]!, echoes: echoes[i]! };
-  });
+  return sides.map((side, i) => ({ ...taskFigures(traces.get(side.browser)!), endMs: endMs[i]!, echoes: echoes[i]! }));
+}
+
+/** How many sockets pier has cut off for falling too far behind a shell so far (it logs each). */
+function cutOffs(): number {
+  return pier.stderr.filter((line) => /fell more than .* behind/.test(line)).length;
+}
+
+/** Writes a trace into TRACES when asked to keep them. */
+function keep(trace: Buffer, name: string): Buffer {
+  if (TRACES !== null) {
+    mkdirSync(TRACES, { recursive: true });
+    writeFileSync(join(TRACES, `${name}.json`), trace);
+  }
+  return trace;
+}
+
+/** The longest task (its wall time, and the most CPU any task took) and the p95 of the tasks' wall times. */
+function taskFigures(tasks: MainThreadTask[]): Pick<Figures, "longest" | "p95"> {
+  const byWall = tasks.map((task) => task.wall).sort((a, b) => a - b);
+  const longest = tasks.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
+  const longestCpu = Math.max(0, ...tasks.map((task) => task.cpu));
+  return { longest: { wall: longest.wall, cpu: longestCpu }, p95: byWall[Math.floor(byWall.length * 0.95)] ?? 0 };
 }

@@ -11,7 +11,9 @@
 // byte where the shell's echo of that key arrived, i.e. until xterm has
 // parsed the echo and drawn a frame. During a flood the echo scrolls past
 // within a frame, so "shown on screen" cannot be waited for; parsed and a
-// frame drawn is when it would show. The keys used never occur in the
+// frame drawn is when it would show. `__terminalCaughtUp()` says whether
+// every terminal socket of the page has had its `ready` and its output acked
+// whole (an attach's scrollback drawn). The keys used never occur in the
 // flood's output (base64 and `yes` print neither `#` nor `%`), and each page
 // of a run types its own key, so one page never takes another's echo.
 //
@@ -19,31 +21,46 @@
 
 /** The script: a function body for `context.addInitScript`. */
 export function installEchoProbe(): void {
-  type Wait = { key: number; pressedAt: number | null; offset: number | null; resolve: (ms: number | null) => void; done: Promise<number | null> };
+  type Counts = { ready: boolean; received: number; acked: number };
+  /** `offset`: where the echo ends in the output of the socket (`socket`) it came on. */
+  type Wait = { key: number; pressedAt: number | null; offset: number | null; socket: Counts | null; resolve: (ms: number | null) => void; done: Promise<number | null> };
   const w = window as unknown as { __echoArm: (key: string) => void; __echoResult: (timeoutMs: number) => Promise<number | null> };
   let wait: Wait | null = null;
+  const sockets = new Set<Counts>();
+  (window as unknown as { __terminalCaughtUp: () => boolean }).__terminalCaughtUp = () => sockets.size > 0 && [...sockets].every((socket) => socket.ready && socket.acked >= socket.received);
   const Native = window.WebSocket;
   class Probed extends Native {
-    #received = 0;
+    #counts: Counts | null = null;
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
       if (!new URL(String(url), location.href).pathname.endsWith("/terminal")) return;
+      const counts: Counts = { ready: false, received: 0, acked: 0 };
+      this.#counts = counts;
+      sockets.add(counts);
+      this.addEventListener("close", () => sockets.delete(counts));
       // Registered before the page's onmessage: counts a frame before the page writes it.
       this.addEventListener("message", (event) => {
-        if (!(event.data instanceof ArrayBuffer)) return;
+        if (!(event.data instanceof ArrayBuffer)) {
+          if (String(event.data).startsWith('{"type":"ready"')) counts.ready = true;
+          return;
+        }
         const bytes = new Uint8Array(event.data);
         if (wait && wait.pressedAt !== null && wait.offset === null) {
           const at = bytes.indexOf(wait.key);
-          if (at >= 0) wait.offset = this.#received + at + 1;
+          if (at >= 0) {
+            wait.offset = counts.received + at + 1;
+            wait.socket = counts;
+          }
         }
-        this.#received += bytes.length;
+        counts.received += bytes.length;
       });
     }
     override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
-      if (typeof data === "string" && data.startsWith('{"type":"ack"') && wait && wait.offset !== null) {
+      if (typeof data === "string" && data.startsWith('{"type":"ack"') && this.#counts) {
         const acked = (JSON.parse(data) as { bytes: number }).bytes;
+        this.#counts.acked = acked;
         const done = wait;
-        if (acked >= done.offset!) {
+        if (done !== null && done.socket === this.#counts && acked >= done.offset!) {
           wait = null;
           requestAnimationFrame(() => done.resolve(performance.now() - done.pressedAt!));
         }
@@ -62,7 +79,7 @@ export function installEchoProbe(): void {
   w.__echoArm = (key: string) => {
     let resolve: (ms: number | null) => void = () => {};
     const done = new Promise<number | null>((r) => (resolve = r));
-    wait = { key: key.charCodeAt(0), pressedAt: null, offset: null, resolve, done };
+    wait = { key: key.charCodeAt(0), pressedAt: null, offset: null, socket: null, resolve, done };
   };
   w.__echoResult = (timeoutMs: number) => {
     const armed = wait;
