@@ -135,6 +135,8 @@ test("a second agent started from the board, prompted from its card (working →
   // Alt+N with nobody waiting does nothing; with the agent waiting again, it goes there.
   await page.keyboard.press("Escape");
   await expect(boardPanel(page)).toHaveCount(0);
+  // The keyboard is back on the button that opens the board, not lost on the page.
+  await expect(agentsButton(page)).toBeFocused();
   await openBoard(page);
   await card.getByRole("textbox", { name: /^Prompt / }).fill("/probe-confirm");
   await card.getByRole("button", { name: "Send" }).click();

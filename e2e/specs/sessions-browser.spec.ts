@@ -63,6 +63,8 @@ test("the Sessions panel lists every saved session, searches, marks the current 
     await expect(youSaid(other)).toHaveCount(0);
     await page.keyboard.press("Escape");
     await expect(panel(page)).toBeHidden();
+    // The keyboard is back on the button that opened the panel.
+    await expect(page.getByRole("button", { name: "Sessions", exact: true })).toBeFocused();
     await send(page, "a second topic");
 
     await openPanel(page);
