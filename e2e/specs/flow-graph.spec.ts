@@ -31,15 +31,26 @@ interface Arrow {
   name: string;
 }
 
-/** Every arrow of the graph (it is virtualized: scrolled through from the top, a view at a time). */
+/**
+ * Every arrow of the graph (it is virtualized: scrolled through from the top,
+ * a view at a time). The graph follows its live end until a person scrolls
+ * up, so the wheel is turned up first, as a person would; and a view that a
+ * late record moved anyway is read again, not skipped.
+ */
 async function allArrows(list: Locator): Promise<Arrow[]> {
+  await leaveLiveEnd(list);
   return list.evaluate(async (viewport) => {
     const seen = new Map<string, { row: number; kind: string; pair: string | null; name: string }>();
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    for (let top = 0; ; top += viewport.clientHeight / 2) {
+    for (let top = 0, moved = 0; ; top += viewport.clientHeight / 2) {
       viewport.scrollTop = top;
       viewport.dispatchEvent(new Event("scroll"));
       await frame();
+      const wanted = Math.max(0, Math.min(top, viewport.scrollHeight - viewport.clientHeight));
+      if (Math.abs(viewport.scrollTop - wanted) > 1 && moved++ < 20) {
+        top -= viewport.clientHeight / 2;
+        continue;
+      }
       for (const row of viewport.querySelectorAll<HTMLElement>("[role=option]")) {
         seen.set(row.dataset["row"]!, {
           row: Number(row.dataset["row"]),
@@ -52,6 +63,12 @@ async function allArrows(list: Locator): Promise<Arrow[]> {
     }
     return [...seen.entries()].sort((a, b) => Number(a[0]) - Number(b[0])).map(([, arrow]) => arrow);
   });
+}
+
+/** Turns the wheel up over the graph: it stops following the live end (records arriving no longer move it). */
+async function leaveLiveEnd(list: Locator): Promise<void> {
+  await list.hover();
+  await list.page().mouse.wheel(0, -200);
 }
 
 interface ExportedSvg {
@@ -149,6 +166,7 @@ test("live: a prompt's arrows, each response linked to its command; a click sele
   // Hovering the prompt's response highlights its command; a click selects the command everywhere.
   // (Scrolled to them first: only the rows near the view are drawn.)
   const promptAt = commands.find((a) => a.name === "prompt: this browser → pi")!.row;
+  await leaveLiveEnd(flow(page));
   await flow(page).evaluate((viewport, top) => (viewport.scrollTop = top), Math.max(0, promptAt * 28 - 60));
   const promptArrow = flow(page).getByRole("option", { name: "prompt: this browser → pi" });
   const promptAnswer = flow(page).getByRole("option", { name: /^response \(prompt ✓\)/ });
