@@ -53,6 +53,8 @@ test("a viewer link opens its own session only unless it was made for the whole 
   await expect(demo.getByText("is for another live session")).toBeVisible();
 
   const boardLink = await makeViewerLink(page, "every agent on the board");
+  // The dialog showed the first link until the relay answered: never that one again.
+  expect(boardLink).not.toBe(sessionLink);
   const watcher = await (await browser.newContext()).newPage();
   await watcher.goto(boardLink);
   await expect(connected(watcher)).toBeVisible();

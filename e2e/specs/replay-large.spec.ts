@@ -78,11 +78,13 @@ test("a bad line near the end of a large capture is refused naming its line; the
     const page = await context.newPage();
     await page.goto(replay.url);
     // It opened (a small file with a bad line never does): the line is far beyond the first slice.
-    await expect(where(page)).toContainText(`record 0 of ${count}`, { timeout: 60_000 });
+    // Its count is the whole file's until the reading reaches the bad line, then what comes before it
+    // (a fast reading may get there before this looks).
+    const kept = (bad - 2).toLocaleString("en");
+    await expect(where(page)).toContainText(new RegExp(`record 0 of (${count}|${kept})\\b`), { timeout: 60_000 });
     await expect(page.getByRole("alert").filter({ hasText: `big-bad.jsonl cannot be replayed: Line ${bad}: not JSON. The replay stops before that line.` })).toBeVisible({
       timeout: 120_000,
     });
-    const kept = (bad - 2).toLocaleString("en");
     await seek(page, events);
     await expect(where(page)).toContainText(`record ${kept} of ${kept}`, { timeout: 120_000 });
     await expect(where(page)).not.toContainText("catching up", { timeout: 60_000 });
