@@ -60,19 +60,36 @@ export async function runGitGrep(rootReal: string, query: SearchQuery, run: Sear
       child.kill("SIGKILL");
     };
     run.signal?.addEventListener("abort", stop, { once: true });
+    // Lines are handed over strictly one batch after the other. Pausing
+    // stdout while a batch is handled is not enough: when git exits, Node
+    // resumes its stdout (child_process flushStdio), so the next batch can
+    // arrive while one is still being handled; it waits its turn here, and
+    // "close" waits for the last.
     let handled: Promise<unknown> = Promise.resolve();
+    let waiting = 0;
+    const handle = (answer: boolean | void | Promise<boolean | void>): void => {
+      if (answer === false) return stop();
+      if (!(answer instanceof Promise)) return;
+      waiting++;
+      child.stdout.pause();
+      handled = answer.then(
+        (more) => {
+          waiting--;
+          if (more === false) stop();
+          else if (waiting === 0) child.stdout.resume();
+        },
+        () => {
+          waiting--;
+          stop();
+        },
+      );
+    };
     child.stdout.on("data", (chunk: Buffer) => {
       if (stopped) return;
       const lines = parser.push(chunk);
       if (lines.length === 0) return;
-      const answer = run.onLines(lines);
-      if (answer === false) return stop();
-      if (!(answer instanceof Promise)) return;
-      child.stdout.pause();
-      handled = answer.then(
-        (more) => (more === false ? stop() : child.stdout.resume()),
-        () => stop(),
-      );
+      if (waiting === 0) return handle(run.onLines(lines));
+      handle(handled.then(() => (stopped ? false : run.onLines(lines))));
     });
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString("utf8");
