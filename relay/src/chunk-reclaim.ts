@@ -25,8 +25,11 @@
 //
 // V8 offers that only with --expose-gc; set at run time, the flag exposes
 // `gc` to contexts created afterwards, so one is made just to fetch it (the
-// relay's own global scope does not get a `gc`). Where that is unavailable,
-// nothing is collected early: memory is higher, behaviour the same.
+// relay's own global scope does not get a `gc`). Once per process: a context
+// is a whole realm (every builtin, its maps and code), ~0.3 MB of heap that
+// lives as long as the `gc` taken from it, so one per session made each
+// sleeping session cost that. Where that is unavailable, nothing is
+// collected early: memory is higher, behaviour the same.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -37,7 +40,15 @@ const QUIET_MIN_BYTES = 1024 * 1024;
 
 type Collect = (options: { type: "minor" }) => void;
 
+let collector: Collect | null | undefined;
+
+/** The process's one `gc`, fetched on first use (null where V8 will not give it). */
 function fetchCollector(): Collect | null {
+  if (collector === undefined) collector = makeCollector();
+  return collector;
+}
+
+function makeCollector(): Collect | null {
   try {
     // The young generation stays at its starting size (1 MB halves): the
     // relay's young objects are per-chunk bookkeeping that dies within a
