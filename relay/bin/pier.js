@@ -15,6 +15,17 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`pier needs Node.js 22.19 or newer (pi requires it), but this is Node.js ${process.versions.node}.\n`);
   process.exit(1);
 }
+// The relay runs with one V8 helper thread instead of Node's four. Each
+// helper that compiles or marks in the background gets a malloc arena of its
+// own, and glibc keeps what an arena once grew to: a relay whose eight
+// agents had each streamed a run and gone to sleep held ~4 MB more with four
+// helpers (bench/live-sessions.bench.ts). V8 reads the flag only at start, so
+// pier starts itself again in place (execve: the same pid, the same open
+// files). A --v8-pool-size of one's own wins; a debugger's flags are left be.
+const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+if (typeof process.execve === "function" && !flags.some((flag) => flag.startsWith("--v8-pool-size") || flag.startsWith("--inspect"))) {
+  process.execve(process.execPath, [process.execPath, "--v8-pool-size=1", ...process.execArgv, __filename, ...process.argv.slice(2)]);
+}
 const bundle = process.env.PIER_FROM_SOURCES ? null : require("./current-bundle.js").currentBundle();
 const relay = bundle ? Promise.resolve(require(bundle)) : import("../src/cli.ts");
 relay.then(({ main }) => main(process.argv.slice(2)));
