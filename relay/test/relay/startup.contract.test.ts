@@ -2,12 +2,13 @@
 // (with pier's own explanation) when it cannot start.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectBrowser, runPier, startPier, type RunningPier } from "../support/pier-process.ts";
+import { PIER_BIN, connectBrowser, runPier, startPier, type RunningPier } from "../support/pier-process.ts";
 
 const SCENARIO = fileURLToPath(new URL("./fixtures/long-stream.json", import.meta.url));
 
@@ -46,6 +47,20 @@ describe("pier start-up", () => {
       await viewer.close();
     } finally {
       await scripted.stop();
+    }
+  });
+
+  it("runs its relay in place with one V8 helper thread, unless told another number", async () => {
+    // execve: the pid the launcher spawned is the relay's (pier-process.ts's stop() and scripts rely on it).
+    const args = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    expect(args(pier.process.pid!)).toEqual(expect.arrayContaining(["--v8-pool-size=1", PIER_BIN, "--demo"]));
+    const own = await startPier(["--demo"], { env: { ...process.env, NODE_OPTIONS: "--v8-pool-size=3" } });
+    try {
+      expect(args(own.process.pid!).some((arg) => arg.startsWith("--v8-pool-size"))).toBe(false);
+      const browser = await connectBrowser(own);
+      await browser.close();
+    } finally {
+      await own.stop();
     }
   });
 
