@@ -20,11 +20,17 @@ if (major < 22 || (major === 22 && minor < 19)) {
 // own, and glibc keeps what an arena once grew to: a relay whose eight
 // agents had each streamed a run and gone to sleep held ~4 MB more with four
 // helpers (bench/live-sessions.bench.ts). V8 reads the flag only at start, so
-// pier starts itself again in place (execve: the same pid, the same open
-// files). A --v8-pool-size of one's own wins; a debugger's flags are left be.
+// pier starts itself again in place (execve: the same pid, the same stdio).
+// A --v8-pool-size of one's own wins; a debugger's flags,
+// and a parent's IPC channel (it would not survive), are left be; where
+// execve fails, pier runs as it is.
 const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-if (typeof process.execve === "function" && !flags.some((flag) => flag.startsWith("--v8-pool-size") || flag.startsWith("--inspect"))) {
-  process.execve(process.execPath, [process.execPath, "--v8-pool-size=1", ...process.execArgv, __filename, ...process.argv.slice(2)]);
+if (typeof process.execve === "function" && process.send === undefined && !flags.some((flag) => flag.startsWith("--v8-pool-size") || flag.startsWith("--inspect"))) {
+  try {
+    process.execve(process.execPath, [process.execPath, "--v8-pool-size=1", ...process.execArgv, __filename, ...process.argv.slice(2)]);
+  } catch {
+    // Still this process, unchanged: run here, with Node's helpers.
+  }
 }
 const bundle = process.env.PIER_FROM_SOURCES ? null : require("./current-bundle.js").currentBundle();
 const relay = bundle ? Promise.resolve(require(bundle)) : import("../src/cli.ts");
