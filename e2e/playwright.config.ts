@@ -11,7 +11,8 @@ export default defineConfig<PierOptions>({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   forbidOnly: !!process.env.CI,
-  reporter: [["list"]],
+  // The failure reports first: the list's summary of failures stays the run's last lines.
+  reporter: [["./support/failure-tail-reporter.ts"], ["list"]],
   outputDir: "./test-results",
   use: {
     trace: "off",

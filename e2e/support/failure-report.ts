@@ -1,12 +1,19 @@
-// What a failed e2e test prints to the run's own output: CI keeps only that,
+// What a failed e2e test leaves in the run's own output: CI keeps only that,
 // not test-results/ (screenshots, error-context.md). For every page still
-// open: its address, its last console messages and page errors, and the top
-// of its accessibility tree; then the tail of pier's own log.
+// open: its address, its last console messages and page errors, what its
+// alerts say, and the top of its accessibility tree; then the tail of pier's
+// own log. It is attached to the test (FAILURE_REPORT_ATTACHMENT) and
+// printed at the end of the run (failure-tail-reporter.ts), where CI's
+// excerpt of a long log still has it.
 import type { Browser, Page, TestInfo } from "@playwright/test";
 
-const CONSOLE_LINES = 30;
-const SNAPSHOT_CHARS = 3000;
-const PIER_LOG_LINES = 40;
+// Small enough that the end of a CI log holds a report and the summary after it.
+const CONSOLE_LINES = 15;
+const SNAPSHOT_CHARS = 2000;
+const PIER_LOG_LINES = 20;
+
+/** The attachment holding the report ("_": Playwright's summary leaves it to failure-tail-reporter.ts). */
+export const FAILURE_REPORT_ATTACHMENT = "_pier failure report";
 
 async function describePage(page: Page, label: string): Promise<string[]> {
   const lines = [`--- ${label}: ${page.url()}`];
@@ -14,6 +21,9 @@ async function describePage(page: Page, label: string): Promise<string[]> {
     const messages = await page.consoleMessages();
     for (const message of messages.slice(-CONSOLE_LINES)) lines.push(`console.${message.type()}: ${message.text()}`);
     for (const error of await page.pageErrors()) lines.push(`page error: ${error.stack ?? error.message}`);
+    // An alert deep in the page (a list's "failed: …") is past the snapshot's first characters.
+    const alerts = (await page.getByRole("alert").allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+    if (alerts.length > 0) lines.push(`alerts: ${alerts.map((text) => JSON.stringify(text)).join(", ")}`);
     const snapshot = await page.ariaSnapshot({ timeout: 2000 });
     lines.push(snapshot.length > SNAPSHOT_CHARS ? `${snapshot.slice(0, SNAPSHOT_CHARS)}\n…` : snapshot);
   } catch (error) {

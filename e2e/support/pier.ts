@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { test as base } from "@playwright/test";
 import { startPier, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { PINNED_PI_VERSION, piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
-import { failureReport, screenshotPages } from "./failure-report.ts";
+import { FAILURE_REPORT_ATTACHMENT, failureReport, screenshotPages } from "./failure-report.ts";
 import { writeLongSession } from "./long-session.ts";
 
 export function scenario(name: string): string {
@@ -81,7 +81,8 @@ export const test = base.extend<PierFixtures, WorkerFixtures>({
       await use(pier);
       // The pages are still open here (set up before pier, so torn down after it).
       if (testInfo.status !== testInfo.expectedStatus) {
-        console.log((await failureReport(browser, [...pier.stdout, ...pier.stderr])).join("\n"));
+        const report = (await failureReport(browser, [...pier.stdout, ...pier.stderr])).join("\n");
+        await testInfo.attach(FAILURE_REPORT_ATTACHMENT, { body: report, contentType: "text/plain" });
         await screenshotPages(browser, testInfo);
       }
     } finally {
