@@ -3,13 +3,15 @@
 // from the commit box (the subject hint on the way), `git log` shows it; a
 // branch made in the branch menu is pushed to a bare repository; a second
 // browser (a viewer) sees the new branch without reloading, and is told it
-// cannot commit.
+// cannot commit. While the repository is still being read, the commit box
+// already takes its room: the lists under it do not jump under a click.
 import { execFileSync } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test, UI_ONLY } from "../support/pier.ts";
+import { commitAll } from "../support/git-repo.ts";
 import { projectDir } from "../support/project-dir.ts";
 import { openViewer } from "../support/viewer-link.ts";
 
@@ -102,4 +104,36 @@ test("commit a staged change from the page, make a branch and push it; a second 
   } finally {
     await rm(remote, { recursive: true, force: true });
   }
+});
+
+test("the Changes lists stay where they are when the repository's facts arrive after them", UI_ONLY, async ({ page, pier }) => {
+  const dir = await projectDir(pier);
+  commitAll(dir);
+  await writeFile(join(dir, "README.md"), "changed\n");
+  // The repository's facts (branch, staged count, last commit) held until the list is shown, as when git status answers first.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/git/repo", async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(pier.url);
+  const changes = await openChanges(page);
+  await expect(changes.getByRole("list", { name: "Changed files" }).getByRole("listitem")).toHaveCount(1);
+  const message = changes.getByRole("textbox", { name: "Commit message" });
+  await expect(message).toBeDisabled();
+  await expect(message).toHaveAttribute("placeholder", "Reading the repository…");
+  await expect(changes.getByRole("button", { name: "Commit", exact: true })).toBeDisabled();
+  const revertAll = changes.getByRole("button", { name: "Revert all changes" });
+  const before = await revertAll.boundingBox();
+  await changes.screenshot({ path: test.info().outputPath("changes-reading.png") });
+
+  release();
+  await expect(message).toBeEnabled();
+  await expect(message).toHaveAttribute("placeholder", "Message (Ctrl+Enter to commit 0 staged files)");
+  await expect(changes.getByRole("region", { name: "Commit" })).toContainText("0 staged");
+  expect(await revertAll.boundingBox()).toEqual(before);
+  await changes.screenshot({ path: test.info().outputPath("changes-read.png") });
 });

@@ -13,7 +13,7 @@
 // and reverts the rest.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Locator, Page } from "@playwright/test";
+import type { Locator, Page, Request, Route } from "@playwright/test";
 import { expect, test } from "../support/pier.ts";
 import { commitAll } from "../support/git-repo.ts";
 import { projectDir } from "../support/project-dir.ts";
@@ -31,8 +31,8 @@ async function openExplorer(page: Page, url: string): Promise<void> {
   await expect(explorer).toBeVisible();
 }
 
-/** The first browser: review.txt's Hunks view from the Changes list. */
-async function openHunks(page: Page): Promise<Locator> {
+/** The first browser: review.txt's Hunks view from the Changes list, once it shows `hunks` hunks. */
+async function openHunks(page: Page, hunks = 1): Promise<Locator> {
   // A phone-sized screenshot closes the explorer: open it again.
   const explorer = page.getByRole("navigation", { name: "Explorer" });
   if (!(await explorer.isVisible())) await page.getByRole("button", { name: "Explorer" }).click();
@@ -43,19 +43,45 @@ async function openHunks(page: Page): Promise<Locator> {
     .click();
   await page.getByRole("button", { name: "Hunks", exact: true }).click();
   const review = page.getByRole("region", { name: "Hunks of review.txt (not staged)" });
-  await expect(review.locator("section.hunk")).toHaveCount(1);
+  await expect(review.locator("section.hunk")).toHaveCount(hunks);
   return review;
 }
 
-/** Holds this page's diff loads until released: the page keeps showing the diff it had, as when a click beats the watcher. */
+/** Each page's diff loads on their way (sent, not yet answered), from its first: a hold waits for those it did not catch. */
+const diffLoads = new WeakMap<Page, Set<Request>>();
+const isDiffLoad = (request: Request) => new URL(request.url()).pathname.endsWith("/api/git/diff");
+
+function trackDiffLoads(page: Page): void {
+  const pending = new Set<Request>();
+  diffLoads.set(page, pending);
+  page.on("request", (request) => {
+    if (isDiffLoad(request)) pending.add(request);
+  });
+  page.on("requestfinished", (request) => pending.delete(request));
+  page.on("requestfailed", (request) => pending.delete(request));
+}
+
+test.beforeEach(({ page }) => trackDiffLoads(page));
+
+/**
+ * Holds this page's diff loads until released: the page keeps showing the
+ * diff it had, as when a click beats the watcher. A load already on its way
+ * when the hold begins (the watcher's, after the test's last write) is let
+ * finish first: answered after the test's next write, it would show the
+ * page that write, and its revert would meet no change.
+ */
 async function holdDiffs(page: Page): Promise<() => Promise<void>> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const handler = async (route: import("@playwright/test").Route) => {
+  const held = new Set<Request>();
+  const handler = async (route: Route) => {
+    held.add(route.request());
     await gate;
     await route.continue().catch(() => {});
   };
   await page.route("**/api/git/diff?**", handler);
+  const pending = diffLoads.get(page)!;
+  await expect.poll(() => [...pending].filter((request) => !held.has(request)).length, { message: "diff loads sent before the hold are answered" }).toBe(0);
   return async () => {
     release();
     await page.unroute("**/api/git/diff?**", handler);
@@ -140,7 +166,8 @@ test("a revert under unsaved edits in the editor opens the conflict view; the ed
   await expect(editorLines(page)).toContainText("line eight", { timeout: 30_000 });
   await editorLines(page).click();
   await page.keyboard.press("Control+End");
-  await page.keyboard.type("my unsaved line\n");
+  // No word of it starts like one of the file's ("line", "eight"): Monaco's word suggestions would take the Enter.
+  await page.keyboard.type("my unsaved words\n");
   await expect(page.getByRole("tab", { name: "review.txt (unsaved changes)" })).toBeVisible();
 
   const review = await openHunks(page);
@@ -150,13 +177,13 @@ test("a revert under unsaved edits in the editor opens the conflict view; the ed
   await expect(conflict).toBeVisible();
   await expect(conflict).toContainText("while it had unsaved edits");
   await expect(conflict.locator(".editor.original .view-lines:not(.line-delete)")).toContainText("line 8");
-  await expect(conflict.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("my unsaved line");
+  await expect(conflict.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("my unsaved words");
   await expect(conflict.locator(".editor.modified .view-lines:not(.line-delete)")).toContainText("line eight");
   await snapshots(page, "unsaved");
 
   await conflict.getByRole("button", { name: "Keep my edits" }).click();
   await expect(conflict).toBeHidden();
-  await expect.poll(() => readFile(file, "utf8")).toBe(CHANGED + "my unsaved line\n");
+  await expect.poll(() => readFile(file, "utf8")).toBe(CHANGED + "my unsaved words\n");
 });
 
 /** The review's "Revert file", confirmed in the question it asks. */
@@ -215,7 +242,9 @@ test("a whole file's revert that meets a file changed meanwhile opens the confli
   await expect(page.locator('[data-tab-id="file:review.txt"]')).not.toContainText("unsaved changes");
   expect(await readFile(file, "utf8")).toBe("again from the shell\n" + CHANGED);
   await releaseAgain();
-  const reviewNow = await openHunks(page);
+  // The diff as it is now: the line from the shell and line eight, two hunks.
+  const reviewNow = await openHunks(page, 2);
+  await expect(reviewNow.locator("section.hunk").first()).toContainText("again from the shell");
   await expect(reviewNow.getByRole("button", { name: "Revert file", exact: true })).toBeEnabled();
   await expect(reviewNow.getByRole("alert")).toHaveCount(0);
 });
