@@ -10,6 +10,7 @@
 import { startPier } from "../../relay/test/support/pier-process.ts";
 import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
 import { startHoldProxy } from "../support/hold-proxy.ts";
+import type { Request } from "@playwright/test";
 import { expect, scenario, test } from "../support/pier.ts";
 
 test("a relay that stops answering is noticed in seconds, and the page reconnects when it is back", async ({ page, piVersion }) => {
@@ -57,11 +58,29 @@ test("a connection attempt that hangs is given up after 15 s, the cookie check a
   const pier = await startPier(["--demo", "--demo-scenario", scenario("hello"), ...piArgsForVersion(piVersion)]);
   const proxy = await startHoldProxy(pier.port);
   try {
+    // The page's own HTTP requests on their way (start-up fetches, lazy parts loaded when idle).
+    const inFlight = new Set<Request>();
+    page.on("request", (request) => inFlight.add(request));
+    page.on("requestfinished", (request) => inFlight.delete(request));
+    page.on("requestfailed", (request) => inFlight.delete(request));
     const url = new URL(pier.url);
     url.port = String(proxy.port);
     await page.goto(url.href);
     const connection = page.getByRole("status", { name: /^Connection: / });
     await expect(connection).toHaveAccessibleName("Connection: Connected");
+    // The page's start-up is over before the network goes: a request caught by the hold
+    // is never answered, and Chromium's six connections per host, all held, would leave
+    // the cookie check queued in the browser, never sent (on a slow CI machine, once).
+    await expect
+      .poll(
+        async () => {
+          if (inFlight.size > 0) return [...inFlight].map((request) => request.url());
+          await page.waitForTimeout(1000);
+          return [...inFlight].map((request) => request.url());
+        },
+        { message: "the page's start-up requests are answered" },
+      )
+      .toEqual([]);
 
     // The network changes: the open connections are reset, and new ones go nowhere.
     proxy.hold();
@@ -79,7 +98,12 @@ test("a connection attempt that hangs is given up after 15 s, the cookie check a
       .catch((error: Error) => {
         throw new Error(`${error.message}\nheld so far: ${JSON.stringify(proxy.held)}`);
       });
-    await expect.poll(() => heldAt(/^HEAD \//), { timeout: 25_000 }).toBeDefined();
+    await expect
+      .poll(() => heldAt(/^HEAD \//), { timeout: 25_000 })
+      .toBeDefined()
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nheld so far: ${JSON.stringify(proxy.held)}`);
+      });
     const gaveUpAfter = heldAt(/^HEAD \//)! - heldAt(/^GET \/ws\b/)!;
     expect(gaveUpAfter).toBeGreaterThan(14_000);
     expect(gaveUpAfter).toBeLessThan(18_000);
