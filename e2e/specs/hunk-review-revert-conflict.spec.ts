@@ -68,7 +68,7 @@ test.beforeEach(({ page }) => trackDiffLoads(page));
  * diff it had, as when a click beats the watcher. A load already on its way
  * when the hold begins (the watcher's, after the test's last write) is let
  * finish first: answered after the test's next write, it would show the
- * page that write, and its revert would meet no change.
+ * page the file as that write left it, and its revert would meet no change.
  */
 async function holdDiffs(page: Page): Promise<() => Promise<void>> {
   let release!: () => void;
