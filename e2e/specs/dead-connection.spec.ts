@@ -10,7 +10,7 @@
 import { startPier } from "../../relay/test/support/pier-process.ts";
 import { piArgsForVersion } from "../../relay/test/support/pi-under-test.ts";
 import { startHoldProxy } from "../support/hold-proxy.ts";
-import type { Request } from "@playwright/test";
+import { requestsInFlight } from "../support/requests-in-flight.ts";
 import { expect, scenario, test } from "../support/pier.ts";
 
 test("a relay that stops answering is noticed in seconds, and the page reconnects when it is back", async ({ page, piVersion }) => {
@@ -59,10 +59,7 @@ test("a connection attempt that hangs is given up after 15 s, the cookie check a
   const proxy = await startHoldProxy(pier.port);
   try {
     // The page's own HTTP requests on their way (start-up fetches, lazy parts loaded when idle).
-    const inFlight = new Set<Request>();
-    page.on("request", (request) => inFlight.add(request));
-    page.on("requestfinished", (request) => inFlight.delete(request));
-    page.on("requestfailed", (request) => inFlight.delete(request));
+    const inFlight = requestsInFlight(page);
     const url = new URL(pier.url);
     url.port = String(proxy.port);
     await page.goto(url.href);
@@ -89,21 +86,18 @@ test("a connection attempt that hangs is given up after 15 s, the cookie check a
     // The page's next attempt hangs, unanswered; 15 s later it gives up on it
     // and asks (over HTTP, held too) whether its cookie still works.
     const heldAt = (pattern: RegExp) => proxy.held.find((c) => pattern.test(c.request))?.at;
+    // A miss says what the proxy held instead.
+    const heldWithin = (pattern: RegExp, timeout: number) =>
+      expect
+        .poll(() => heldAt(pattern), { timeout })
+        .toBeDefined()
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\nheld so far: ${JSON.stringify(proxy.held)}`);
+        });
     // It comes after the backoff's first step (about 0.5 s). The bound is
-    // generous (it once missed 10 s on a loaded CI machine, cause not
-    // found), and a miss says what the proxy held instead.
-    await expect
-      .poll(() => heldAt(/^GET \/ws\b/), { timeout: 20_000 })
-      .toBeDefined()
-      .catch((error: Error) => {
-        throw new Error(`${error.message}\nheld so far: ${JSON.stringify(proxy.held)}`);
-      });
-    await expect
-      .poll(() => heldAt(/^HEAD \//), { timeout: 25_000 })
-      .toBeDefined()
-      .catch((error: Error) => {
-        throw new Error(`${error.message}\nheld so far: ${JSON.stringify(proxy.held)}`);
-      });
+    // generous (it once missed 10 s on a loaded CI machine, cause not found).
+    await heldWithin(/^GET \/ws\b/, 20_000);
+    await heldWithin(/^HEAD \//, 25_000);
     const gaveUpAfter = heldAt(/^HEAD \//)! - heldAt(/^GET \/ws\b/)!;
     expect(gaveUpAfter).toBeGreaterThan(14_000);
     expect(gaveUpAfter).toBeLessThan(18_000);

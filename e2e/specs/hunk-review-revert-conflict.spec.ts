@@ -17,6 +17,7 @@ import type { Locator, Page, Request, Route } from "@playwright/test";
 import { expect, test } from "../support/pier.ts";
 import { commitAll } from "../support/git-repo.ts";
 import { projectDir } from "../support/project-dir.ts";
+import { requestsInFlight } from "../support/requests-in-flight.ts";
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
 const ORIGINAL = lines(12);
@@ -51,17 +52,7 @@ async function openHunks(page: Page, hunks = 1): Promise<Locator> {
 const diffLoads = new WeakMap<Page, Set<Request>>();
 const isDiffLoad = (request: Request) => new URL(request.url()).pathname.endsWith("/api/git/diff");
 
-function trackDiffLoads(page: Page): void {
-  const pending = new Set<Request>();
-  diffLoads.set(page, pending);
-  page.on("request", (request) => {
-    if (isDiffLoad(request)) pending.add(request);
-  });
-  page.on("requestfinished", (request) => pending.delete(request));
-  page.on("requestfailed", (request) => pending.delete(request));
-}
-
-test.beforeEach(({ page }) => trackDiffLoads(page));
+test.beforeEach(({ page }) => void diffLoads.set(page, requestsInFlight(page, isDiffLoad)));
 
 /**
  * Holds this page's diff loads until released: the page keeps showing the
