@@ -23,11 +23,16 @@
 // joiner (a presence frame, the peer count, for a driver the link's uses):
 // ~3 small frames per joiner, none of the joiners' answers. So a third
 // window has the same 20 join without loading anything (hello and replay
-// only): wave ÷ that is what the loading itself costs the open page.
+// only): wave ÷ that is what the loading itself costs the open page. And a
+// fourth has them join so while two busy loops hold the machine's cores, as
+// the joiners' decoding and the relay's sending do during a wave: on these 2
+// cores a task's thread time grows when the other core is busy (~1.2× here
+// for the same frames), and that is the machine's, not the page's.
 //
 // PIER_BENCH_ROUNDS (default 3) waves, each with its quiet window; medians.
 // PIER_BENCH_BASELINE_PIER=<checkout>/relay/bin/pier.js measures that pier as
 // well, side by side. Prints; asserts nothing.
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -178,7 +183,13 @@ async function measureWindow(chromiumBrowser: Chromium, page: Page, pier: Runnin
   };
 }
 
-type Windows = { wave: Window[]; quiet: Window[]; joinsOnly: Window[] };
+type Windows = { wave: Window[]; quiet: Window[]; joinsOnly: Window[]; joinsBusy: Window[] };
+
+/** Two busy loops (one per core here), stopped by the function returned. */
+function occupyCores(): () => void {
+  const loops = [0, 1].map(() => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+  return () => loops.forEach((loop) => loop.kill());
+}
 
 async function run(chromiumBrowser: Chromium, session: LongSession, variant: Variant): Promise<Windows> {
   const log = join(mkdtempSync(join(tmpdir(), "pier-join-wave-")), "pi-stdin.log");
@@ -206,6 +217,7 @@ async function run(chromiumBrowser: Chromium, session: LongSession, variant: Var
     const wave: Window[] = [];
     const quiet: Window[] = [];
     const joinsOnly: Window[] = [];
+    const joinsBusy: Window[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const cookies = await Promise.all(Array.from({ length: JOINERS }, () => exchangeToken(linkUrl, pier.port)));
       const w = await measureWindow(chromiumBrowser, page, pier, piPid, log, async (loadMs) => {
@@ -219,17 +231,25 @@ async function run(chromiumBrowser: Chromium, session: LongSession, variant: Var
       quiet.push(await measureWindow(chromiumBrowser, page, pier, piPid, log, async () => void (await delay(w.ms))));
       // The same class joining again, loading nothing: the room's news of them alone.
       const again = await Promise.all(Array.from({ length: JOINERS }, () => exchangeToken(linkUrl, pier.port)));
-      joinsOnly.push(
-        await measureWindow(chromiumBrowser, page, pier, piPid, log, async () => {
-          const started = performance.now();
-          joined.push(...(await Promise.all(again.map((cookie) => connectBrowser(pier, { cookie, timeoutMs: 120_000 })))));
-          await delay(Math.max(SETTLE_MS, w.ms - (performance.now() - started)));
-        }),
-      );
+      const joinAgain = async () => {
+        const started = performance.now();
+        joined.push(...(await Promise.all(again.map((cookie) => connectBrowser(pier, { cookie, timeoutMs: 120_000 })))));
+        await delay(Math.max(SETTLE_MS, w.ms - (performance.now() - started)));
+      };
+      joinsOnly.push(await measureWindow(chromiumBrowser, page, pier, piPid, log, joinAgain));
+      await Promise.all(joined.splice(0).map((browser) => browser.close()));
+      await delay(1500);
+      const stop = occupyCores();
+      try {
+        await delay(200);
+        joinsBusy.push(await measureWindow(chromiumBrowser, page, pier, piPid, log, joinAgain));
+      } finally {
+        stop();
+      }
       await Promise.all(joined.splice(0).map((browser) => browser.close()));
       await delay(1500);
     }
-    return { wave, quiet, joinsOnly };
+    return { wave, quiet, joinsOnly, joinsBusy };
   } finally {
     await Promise.all(joined.map((browser) => browser.close()));
     await context.close();
@@ -250,9 +270,9 @@ try {
   console.log(
     `Join wave: an open page (Chromium, the driver) on a ${MESSAGES.toLocaleString("en")}-message session (${(answerBytes / 1e6).toFixed(1)} MB file) while ` +
       `${JOINERS} browsers load it (WebSocket clients doing what a page does: hello + replay, get_state, get_entries, decoded), median of ${ROUNDS} rounds; ` +
-      `"quiet" is the same page over the same length of time with none joining, "joins only" the same ${JOINERS} joining without loading anything:`,
+      `"quiet" is the same page over the same length of time with none joining, "joins only" the same ${JOINERS} joining without loading anything, "joins, busy" the same again while two busy loops hold the cores:`,
   );
-  for (const [label, { wave, quiet, joinsOnly }] of results) {
+  for (const [label, { wave, quiet, joinsOnly, joinsBusy }] of results) {
     if (results.size > 1) console.log(`${label}:`);
     const rows: [string, (w: Window) => number, number, boolean][] = [
       ["window (ms)", (w) => w.ms, 0, false],
@@ -266,12 +286,12 @@ try {
       ["relay bytes out (MB)", (w) => w.relayOut / 1e6, 1, false],
     ];
     const ratio = (a: number, b: number, figure: boolean) => (!figure ? "" : b > 0 ? `${(a / b).toFixed(2)}×` : a > 0 ? "— (0)" : "1.00×");
-    console.log(`${"".padEnd(42)}${"wave".padStart(10)}${"quiet".padStart(10)}${"joins only".padStart(12)}  wave÷quiet  wave÷joins only`);
+    console.log(`${"".padEnd(42)}${"wave".padStart(10)}${"quiet".padStart(10)}${"joins only".padStart(12)}${"joins, busy".padStart(13)}  wave÷quiet  wave÷joins only  wave÷joins, busy`);
     for (const [name, value, digits, figure] of rows) {
-      const a = median(wave.map(value));
-      const b = median(quiet.map(value));
-      const c = median(joinsOnly.map(value));
-      console.log(`${name.padEnd(42)}${a.toFixed(digits).padStart(10)}${b.toFixed(digits).padStart(10)}${c.toFixed(digits).padStart(12)}  ${ratio(a, b, figure).padEnd(10)}  ${ratio(a, c, figure)}`);
+      const [a, b, c, d] = [wave, quiet, joinsOnly, joinsBusy].map((windows) => median(windows.map(value))) as [number, number, number, number];
+      console.log(
+        `${name.padEnd(42)}${a.toFixed(digits).padStart(10)}${b.toFixed(digits).padStart(10)}${c.toFixed(digits).padStart(12)}${d.toFixed(digits).padStart(13)}  ${ratio(a, b, figure).padEnd(10)}  ${ratio(a, c, figure).padEnd(15)}  ${ratio(a, d, figure)}`,
+      );
     }
     const loads = wave.flatMap((w) => w.loadMs);
     console.log(`  a joiner, connect → its get_entries answer decoded: median ${median(loads).toFixed(0)} ms, slowest ${Math.max(...loads).toFixed(0)} ms`);
@@ -279,7 +299,7 @@ try {
     console.log(`  the open page's text frames in the first wave: ${wave[0]!.frameTypes || "none"}; quiet: ${quiet[0]!.frameTypes || "none"}`);
   }
   console.log(
-    "(target: the open page's bytes, frames and main-thread time during the wave ≤ 1.1× quiet; pi answers get_entries once per change, not once per joiner. wave ÷ joins only is what the joiners' loading costs the open page, apart from the news that they joined)",
+    "(target: the open page's bytes, frames and main-thread time during the wave ≤ 1.1× quiet; pi answers get_entries once per change, not once per joiner. wave ÷ joins only is what the joiners' loading costs the open page, apart from the news that they joined; wave ÷ joins, busy the same with the machine as occupied)",
   );
 } finally {
   await chromiumBrowser.close();

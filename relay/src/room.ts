@@ -30,6 +30,10 @@ export class Room {
   readonly #focusChanges = new Coalescer<string>();
   /** The links list changes with every joiner (a use more): a class of 20 arriving sends drivers a few lists, not 20. */
   readonly #linksChanges = new Coalescer<"links">();
+  /** Joiners are told at once, and those of the next window together: a class of 20 costs each open page a few frames, not 20. */
+  readonly #arrivals = new Coalescer<"arrivals">();
+  /** Who joined since the others were last told, in the order they came. */
+  #arriving: string[] = [];
   #suggestionSeq = 0;
   /** The live session this room is the people of (what a viewer link made here opens). */
   readonly #liveId: string;
@@ -64,6 +68,7 @@ export class Room {
   dispose(): void {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#linksChanges.dispose();
+    this.#arrivals.dispose();
   }
 
   /** A browser connecting with `grant` is counted in (for its hello); `welcome` follows once it is connected. */
@@ -77,7 +82,8 @@ export class Room {
     if (person === undefined) return;
     this.#clients.set(client.id, client);
     // The newcomer's hello listed everyone already; the others hear of it.
-    this.#toOthers(client, { type: "presence", event: "joined", person });
+    this.#arriving.push(client.id);
+    this.#arrivals.changed("arrivals", () => this.#announceArrivals());
     // What a latecomer needs besides the hello: drivers' focus, and for a driver the links and open suggestions.
     for (const [clientId, focus] of this.#focus) if (clientId !== client.id) client.sendFrame({ type: "focus", clientId, focus });
     // Every driver's list of links, the newcomer's included: the link it came by has one use more.
@@ -93,6 +99,8 @@ export class Room {
     this.#focusChanges.forget(client.id);
     this.#focus.delete(client.id);
     this.people.leave(client.id);
+    const arriving = this.#arriving.indexOf(client.id);
+    if (arriving !== -1) this.#arriving.splice(arriving, 1);
     this.broadcast({ type: "presence", event: "left", clientId: client.id });
   }
 
@@ -201,6 +209,27 @@ export class Room {
   broadcast(frame: RelayFrame): void {
     const text = JSON.stringify(frame);
     for (const client of this.#clients.values()) client.sendText(text);
+  }
+
+  /**
+   * Tell everyone of the people who joined since the last telling. A joiner's
+   * hello listed those admitted before it (admit and welcome run in one
+   * tick, in order), so it hears only of those who came after it.
+   */
+  #announceArrivals(): void {
+    const arriving = this.#arriving.flatMap((clientId) => this.people.get(clientId) ?? []);
+    this.#arriving = [];
+    if (arriving.length === 0) return;
+    const told = (people: Person[]): string | null =>
+      people.length === 0
+        ? null
+        : JSON.stringify(people.length === 1 ? { type: "presence", event: "joined", person: people[0]! } : ({ type: "presence", event: "arrived", people } satisfies RelayFrame));
+    const toEarlier = told(arriving);
+    for (const client of this.#clients.values()) {
+      const at = arriving.findIndex((person) => person.clientId === client.id);
+      const text = at === -1 ? toEarlier : told(arriving.slice(at + 1));
+      if (text !== null) client.sendText(text);
+    }
   }
 
   #toOthers(client: BrowserClient, frame: RelayFrame): void {

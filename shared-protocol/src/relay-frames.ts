@@ -191,12 +191,19 @@ export type RelayFrame =
    */
   | { type: "command_sent"; sender: Person; line: string; at: number }
   /**
-   * Who is here changed: someone came, renamed themselves, or went. One
-   * person per frame (the hello carries everyone), so a classroom of N
-   * browsers costs each join O(N) small frames, not N copies of everyone.
+   * Who is here changed: someone came, renamed themselves, or went. Only the
+   * change (the hello carries everyone), so a classroom of N browsers costs
+   * each join a small frame, not N copies of everyone.
    */
   | { type: "presence"; event: "joined" | "changed"; person: Person }
   | { type: "presence"; event: "left"; clientId: string }
+  /**
+   * Several came at once: a lone joiner is told at once ("joined"); those
+   * who come in the next moments (a class opening its link) are told
+   * together, in the order they came, so the pages already open redraw
+   * their people once, not once per joiner.
+   */
+  | { type: "presence"; event: "arrived"; people: Person[] }
   /** Something a person did outside pi's commands (a file saved, created, renamed or deleted), for attribution. */
   | { type: "activity"; by: Person | null; action: "saved" | "created" | "renamed" | "deleted"; path: string; to?: string; at: number }
   /** To drivers: the links made so far (secrets left out). */

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RelayFrame } from "@pier/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WINDOW_MS } from "../../src/coalescer.ts";
 import { commandId, connectBrowser, exchangeToken, startPier, type Browser, type PiRecord, type RunningPier } from "../support/pier-process.ts";
 
 const VIEWERS = 20;
@@ -98,4 +99,47 @@ describe("a classroom on one viewer link", () => {
     expect(announced.filter((frame) => frame.sender.role !== "driver")).toEqual([]);
     expect(announced.some((frame) => frame.line.includes(abortId))).toBe(false);
   });
+
+  it("tells the pages already open of a class arriving together in a few frames, and every page knows everyone", async () => {
+    const presenceAtDriver = () => driver.frames.filter((frame) => frame.type === "presence" && frame.event !== "left").length;
+    const before = presenceAtDriver();
+    const helloAt: number[] = [];
+    const wave = await Promise.all(
+      Array.from({ length: VIEWERS }, async () => {
+        const browser = await openViewerLink();
+        helloAt.push(performance.now());
+        return browser;
+      }),
+    );
+    viewers.push(...wave);
+    const everyone = [driver, ...viewers];
+    const ids = everyone.map((browser) => browser.hello.clientId).sort();
+    // The driver, those who were here and each newcomer: each one's hello plus the presence frames after it name everyone.
+    await Promise.all(everyone.map((browser) => browser.waitUntil(() => peopleKnownTo(browser).join() === ids.join(), `all ${ids.length} people known`, 10_000)));
+    // A lone joiner is told at once, and the joiners of each window after it together.
+    const spreadMs = Math.max(...helloAt) - Math.min(...helloAt);
+    const frames = presenceAtDriver() - before;
+    console.log(`a class of ${VIEWERS} arriving within ${spreadMs.toFixed(0)} ms: ${frames} presence frames at the driver`);
+    expect(frames).toBeLessThanOrEqual(2 + Math.ceil(spreadMs / WINDOW_MS));
+    expect(driver.frames.some((frame) => frame.type === "presence" && frame.event === "arrived" && frame.people.length > 1)).toBe(true);
+
+    // Five of them leave again: everyone else forgets them.
+    const leaving = wave.splice(0, 5);
+    viewers.splice(viewers.indexOf(leaving[0]!), 5);
+    await Promise.all(leaving.map((browser) => browser.close()));
+    const staying = [driver, ...viewers];
+    const stayingIds = staying.map((browser) => browser.hello.clientId).sort();
+    await Promise.all(staying.map((browser) => browser.waitUntil(() => peopleKnownTo(browser).join() === stayingIds.join(), `the ${stayingIds.length} left known`, 10_000)));
+  });
 });
+
+/** Who a browser believes is here, sorted by clientId: its hello's list, then each presence change in order. */
+function peopleKnownTo(browser: Browser): string[] {
+  const people = new Set(browser.hello.people.map((person) => person.clientId));
+  for (const frame of browser.frames) {
+    if (frame.type !== "presence") continue;
+    if (frame.event === "left") people.delete(frame.clientId);
+    else for (const person of frame.event === "arrived" ? frame.people : [frame.person]) people.add(person.clientId);
+  }
+  return [...people].sort();
+}

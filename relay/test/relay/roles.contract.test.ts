@@ -37,7 +37,7 @@ function lastPresence(browser: Browser): Person[] {
   for (const frame of browser.frames) {
     if (frame.type !== "presence") continue;
     if (frame.event === "left") people.delete(frame.clientId);
-    else people.set(frame.person.clientId, frame.person);
+    else for (const person of frame.event === "arrived" ? frame.people : [frame.person]) people.set(person.clientId, person);
   }
   return [...people.values()];
 }

@@ -169,10 +169,16 @@ export class Room {
       }
       return;
     }
-    const person = frame.person;
-    const index = this.people.findIndex((p) => p.clientId === person.clientId);
-    this.people = index === -1 ? [...this.people, person] : this.people.map((p, i) => (i === index ? person : p));
-    if (person.clientId === this.you?.clientId) this.you = person;
+    const came = frame.event === "arrived" ? frame.people : [frame.person];
+    // One new list for the whole frame: a class arriving together redraws the people once.
+    const people = [...this.people];
+    for (const person of came) {
+      const index = people.findIndex((p) => p.clientId === person.clientId);
+      if (index === -1) people.push(person);
+      else people[index] = person;
+      if (person.clientId === this.you?.clientId) this.you = person;
+    }
+    this.people = people;
   }
 
   #record(by: Person, action: RoomAction, at: number): void {

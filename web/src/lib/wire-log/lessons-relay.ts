@@ -114,9 +114,9 @@ export const RELAY_FRAME_LESSONS: Record<RelayFrameType, LessonText> = {
   },
   presence: {
     title: "presence: who is here",
-    summary: "Someone connected, renamed themselves or left (one person per frame).",
+    summary: "Someone connected, renamed themselves or left; several who connected at once arrive in one frame.",
     body:
-      "The hello lists everyone already here; each presence frame then tells one change, so a class of hundreds costs little. A driver may do anything; a viewer sees everything live but the relay refuses every pi command, dialog answer and file change from it. " +
+      "The hello lists everyone already here; each presence frame then tells only what changed, so a class of hundreds costs little. A lone newcomer is told at once (joined); those who come in the next moments, as a class opening its link, are told together (arrived, with people in the order they came). A driver may do anything; a viewer sees everything live but the relay refuses every pi command, dialog answer and file change from it. " +
       "Names are what people typed: show them as text, never as markup.",
   },
   activity: {
