@@ -5,7 +5,7 @@
 // socket and the file API); suggestions go from viewer to driver's prompt
 // box; revoking the link disconnects the viewer at once.
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { connectBrowser, type RunningPier } from "../../relay/test/support/pier-process.ts";
+import { connectBrowser, exchangeToken, type RunningPier } from "../../relay/test/support/pier-process.ts";
 import { expect, test } from "../support/pier.ts";
 
 const MARKUP_NAME = "<img src=x onerror=alert(1)>";
@@ -130,6 +130,25 @@ test("the header lists who is here with their roles; names are remembered and sh
   await expect(afterReload.getByRole("listitem")).toContainText([person("Ada", "driver", true), person("Grace", "viewer")]);
   expect(dialogs).toEqual([]);
   await viewerContext.close();
+});
+
+test("a class opening the viewer link together shows up in the driver's people list, and leaves it again", async ({ page, pier }) => {
+  await page.goto(pier.url);
+  await expect(connected(page)).toBeVisible();
+  const teacher = await connectBrowser(pier);
+  teacher.send({ type: "pier.create_link", role: "viewer" });
+  const link = (await teacher.waitForFrame("link_created")) as { token: string };
+  await expect(page.getByRole("button", { name: "People here: 2" })).toBeVisible();
+  // Six browsers at once: the relay tells the open page of those after the first together ("arrived": relay/test/relay/classroom.contract.test.ts).
+  const cookies = await Promise.all(Array.from({ length: 6 }, () => exchangeToken(`http://${pier.host}/?token=${link.token}`, pier.port)));
+  const viewers = await Promise.all(cookies.map((cookie) => connectBrowser(pier, { cookie })));
+  const list = await openPeople(page, 8);
+  await expect(list.getByRole("listitem")).toHaveCount(8);
+  for (const viewer of viewers) await expect(list.getByRole("listitem").filter({ hasText: viewer.hello.you.name })).toHaveCount(1);
+  await closePopover(page);
+
+  await Promise.all([...viewers, teacher].map((socket) => socket.close()));
+  await expect(page.getByRole("button", { name: "People here: 1" })).toBeVisible();
 });
 
 test("two drivers who skip the name banner are told apart: the second is Driver 2, on both pages", async ({ page, browser, pier }) => {
