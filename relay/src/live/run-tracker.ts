@@ -32,7 +32,19 @@ const QUOTE = 0x22;
 /** How pi writes a message_end (JSON.stringify of { type, message: { role, … } }): its role is in the head. */
 const MESSAGE_END_ROLE = '{"type":"message_end","message":{"role":"';
 const MESSAGE_END_ROLE_BYTES = Buffer.from(MESSAGE_END_ROLE, "latin1");
+const MESSAGE_END_ASSISTANT_BYTES = Buffer.from(`${MESSAGE_END_ROLE}assistant"`, "latin1");
+const CLOSE_BRACE = 0x7d;
 const PARSED = new Set(["tool_execution_start", "message_end", "auto_retry_end", "agent_settled", "session_info_changed", "extension_ui_request"]);
+/**
+ * How pi writes an assistant message: role, content, then api, provider,
+ * model, usage, stopReason… of which none holds an "api" key, so the line's
+ * last `,"api":"` starts the fields a card reads. Parsing only those, not the
+ * answer's text again (a message_end is a sixth of a stream's bytes), took
+ * this tracker from ~0.9 s to ~0.5 s of CPU per GB of real pi records.
+ */
+const MESSAGE_TAIL_BYTES = Buffer.from(',"api":"', "latin1");
+/** How pi writes tool_execution_start: type, toolCallId, toolName, then args (perhaps a whole file), which a card does not read. */
+const TOOL_NAME = /^\{"type":"tool_execution_start","toolCallId":"(?:[^"\\]|\\.)*","toolName":("(?:[^"\\]|\\.)*")/;
 
 export type RunState = LiveRunState;
 
@@ -205,7 +217,7 @@ export class RunTracker {
     }
     let value: unknown;
     try {
-      value = JSON.parse(chunk.toString("utf8", start, end));
+      value = readWhatACardReads(chunk, start, end, type) ?? JSON.parse(chunk.toString("utf8", start, end));
     } catch {
       return false;
     }
@@ -390,6 +402,32 @@ export class RunTracker {
     this.#activity();
     this.#onChange();
   }
+}
+
+/**
+ * The fields #record reads of a tool_execution_start or an assistant's
+ * message_end, found where pi writes them without parsing the rest of the
+ * line; null when the line is not written as pi writes it (then it is
+ * parsed whole, as any other).
+ */
+function readWhatACardReads(line: Buffer, start: number, end: number, type: string): Record<string, unknown> | null {
+  if (type === "tool_execution_start") {
+    const name = TOOL_NAME.exec(line.toString("utf8", start, Math.min(end, start + HEAD_BYTES)))?.[1];
+    return name === undefined ? null : { type, toolName: JSON.parse(name) as string };
+  }
+  if (type !== "message_end" || !startsWithBytes(line, start, end, MESSAGE_END_ASSISTANT_BYTES)) return null;
+  // The line ends `…}}`: the message's last field, the message's brace, the record's.
+  if (line[end - 1] !== CLOSE_BRACE || line[end - 2] !== CLOSE_BRACE) return null;
+  const at = line.lastIndexOf(MESSAGE_TAIL_BYTES, end - 1);
+  if (at <= start) return null;
+  let fields: unknown;
+  try {
+    // From a place inside the content (if pi ever left api out), the rest closes brackets it never opened: no JSON.
+    fields = JSON.parse(`{${line.toString("utf8", at + 1, end - 1)}`);
+  } catch {
+    return null;
+  }
+  return typeof fields === "object" && fields !== null ? { type, message: { ...fields, role: "assistant" } } : null;
 }
 
 /** bytes[at, end) starts with a streamed update's prefix (SKIPPED). */

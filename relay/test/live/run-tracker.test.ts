@@ -50,6 +50,55 @@ describe("RunTracker", () => {
     }
   });
 
+  it("reads an assistant's message_end and a tool's start without parsing the answer's text or the tool's arguments, as a whole parse would", () => {
+    const answer = "x".repeat(50_000);
+    // pi's order of fields; the content holds an "api" key of its own (a tool call's arguments), the error text a quoted one.
+    const end = (extra: object) =>
+      line({
+        type: "message_end",
+        message: {
+          role: "assistant",
+          content: [
+            { type: "text", text: answer },
+            { type: "toolCall", id: "c1", name: "bash", arguments: { list: [1], api: "not the message's" } },
+          ],
+          api: "openai-completions",
+          provider: "p",
+          model: "m-3",
+          usage: { input: 1, cost: { input: 0.1, total: 0.25 } },
+          stopReason: "error",
+          timestamp: 1,
+          ...extra,
+        },
+      });
+    const start = line({ type: "tool_execution_start", toolCallId: 'c"1', toolName: 'my "tool"', args: { content: answer } });
+    const whole = tracker();
+    const cheap = tracker();
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      cheap.run.stdout(Buffer.concat([line({ type: "agent_start" }), start, end({ errorMessage: 'bad "api":"x" here' })]));
+      expect(Math.max(...parse.mock.calls.map(([text]) => String(text).length))).toBeLessThan(1_000);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(cheap.run.summary).toMatchObject({ tool: 'my "tool"', model: "m-3", cost: 0.25, state: "working" });
+    cheap.run.stdout(line({ type: "agent_settled" }));
+    expect(cheap.run.summary).toMatchObject({ state: "failed", error: 'bad "api":"x" here' });
+    // Cut into pieces, the same lines take the whole parse: the same card.
+    const bytes = Buffer.concat([line({ type: "agent_start" }), start, end({ errorMessage: 'bad "api":"x" here' }), line({ type: "agent_settled" })]);
+    for (let i = 0; i < bytes.length; i += 7) whole.run.stdout(bytes.subarray(i, i + 7));
+    expect(whole.run.summary).toEqual(cheap.run.summary);
+  });
+
+  it("parses an assistant's message_end whole when it is not written in pi's order", () => {
+    const { run } = tracker();
+    // No api field: the last `,"api":"` is inside the content, and the rest of the line is no object.
+    run.stdout(
+      line({ type: "message_end", message: { role: "assistant", content: [{ type: "toolCall", arguments: { a: [1], api: "x" } }], model: "m-4", usage: { cost: { total: 1 } }, stopReason: "stop" } }),
+    );
+    expect(run.summary).toMatchObject({ model: "m-4", cost: 1 });
+  });
+
   it("frames records across any chunk boundary, and never parses streamed deltas", () => {
     const { run } = tracker();
     const bytes = Buffer.concat([
