@@ -3,6 +3,7 @@
 // jump up to the tabs and back (it did, ~560 px, on every first switch); and
 // a view whose code cannot be fetched says so in its place.
 import type { Page } from "@playwright/test";
+import { blockUrls } from "../support/block-urls.ts";
 import { expect, test } from "../support/pier.ts";
 
 const explorer = (page: Page) => page.getByRole("navigation", { name: "Explorer" });
@@ -44,9 +45,7 @@ test("switching to Changes and Search for the first time moves nothing of the ex
 });
 
 test("a view whose code cannot be fetched says so in its place", async ({ page, pier }, testInfo) => {
-  const devtools = await page.context().newCDPSession(page);
-  await devtools.send("Network.enable");
-  await devtools.send("Network.setBlockedURLs", { urls: ["*/assets/SearchView-*.js"] });
+  await blockUrls(page, ["*/assets/SearchView-*.js"]);
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
   await explorer(page).getByRole("tab", { name: "Search" }).click();

@@ -3,9 +3,9 @@
 // opened, or the connection dropped. The page says so in an alert, instead
 // of an action that seems to do nothing, and a reload brings it back.
 import type { Page } from "@playwright/test";
+import { blockUrls } from "../support/block-urls.ts";
 import { expect, test } from "../support/pier.ts";
 
-/** Chromium's own blocking (DevTools protocol): Playwright's page.route did not see this chunk's request. */
 const SHORTCUTS_CHUNK = "*/assets/ShortcutsList-*.js";
 const shortcutsDialog = (page: Page) => page.getByRole("dialog", { name: "Keyboard shortcuts" });
 const failureAlert = (page: Page) => page.getByRole("alert").filter({ hasText: "Part of Pier did not load" });
@@ -17,9 +17,7 @@ async function openShortcuts(page: Page): Promise<void> {
 }
 
 test("a part of the page that cannot be fetched says so and what to do; after a reload it loads", async ({ page, pier }, testInfo) => {
-  const devtools = await page.context().newCDPSession(page);
-  await devtools.send("Network.enable");
-  await devtools.send("Network.setBlockedURLs", { urls: [SHORTCUTS_CHUNK] });
+  const block = await blockUrls(page, [SHORTCUTS_CHUNK]);
   await page.goto(pier.url);
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
   await openShortcuts(page);
@@ -32,7 +30,7 @@ test("a part of the page that cannot be fetched says so and what to do; after a 
   await openShortcuts(page);
   await expect(page.getByRole("alert")).toHaveCount(1);
 
-  await devtools.send("Network.setBlockedURLs", { urls: [] });
+  await block([]);
   await page.reload();
   await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
   await openShortcuts(page);

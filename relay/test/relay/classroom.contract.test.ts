@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { RelayFrame } from "@pier/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WINDOW_MS } from "../../src/coalescer.ts";
+import { peopleKnownTo } from "../support/people-known.ts";
 import { commandId, connectBrowser, exchangeToken, startPier, type Browser, type PiRecord, type RunningPier } from "../support/pier-process.ts";
 
 const VIEWERS = 20;
@@ -54,6 +55,11 @@ describe("a classroom on one viewer link", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  /** The clientIds a browser believes are here, sorted. */
+  const idsKnownTo = (browser: Browser) =>
+    peopleKnownTo(browser)
+      .map((person) => person.clientId)
+      .sort();
   /** A browser opening the viewer link: its own cookie, then the socket. */
   const openViewerLink = async () => connectBrowser(pier, { cookie: await exchangeToken(linkUrl, pier.port) });
 
@@ -115,7 +121,7 @@ describe("a classroom on one viewer link", () => {
     const everyone = [driver, ...viewers];
     const ids = everyone.map((browser) => browser.hello.clientId).sort();
     // The driver, those who were here and each newcomer: each one's hello plus the presence frames after it name everyone.
-    await Promise.all(everyone.map((browser) => browser.waitUntil(() => peopleKnownTo(browser).join() === ids.join(), `all ${ids.length} people known`, 10_000)));
+    await Promise.all(everyone.map((browser) => browser.waitUntil(() => idsKnownTo(browser).join() === ids.join(), `all ${ids.length} people known`, 10_000)));
     // A lone joiner is told at once, and the joiners of each window after it together.
     const spreadMs = Math.max(...helloAt) - Math.min(...helloAt);
     const frames = presenceAtDriver() - before;
@@ -129,17 +135,6 @@ describe("a classroom on one viewer link", () => {
     await Promise.all(leaving.map((browser) => browser.close()));
     const staying = [driver, ...viewers];
     const stayingIds = staying.map((browser) => browser.hello.clientId).sort();
-    await Promise.all(staying.map((browser) => browser.waitUntil(() => peopleKnownTo(browser).join() === stayingIds.join(), `the ${stayingIds.length} left known`, 10_000)));
+    await Promise.all(staying.map((browser) => browser.waitUntil(() => idsKnownTo(browser).join() === stayingIds.join(), `the ${stayingIds.length} left known`, 10_000)));
   });
 });
-
-/** Who a browser believes is here, sorted by clientId: its hello's list, then each presence change in order. */
-function peopleKnownTo(browser: Browser): string[] {
-  const people = new Set(browser.hello.people.map((person) => person.clientId));
-  for (const frame of browser.frames) {
-    if (frame.type !== "presence") continue;
-    if (frame.event === "left") people.delete(frame.clientId);
-    else for (const person of frame.event === "arrived" ? frame.people : [frame.person]) people.add(person.clientId);
-  }
-  return [...people].sort();
-}

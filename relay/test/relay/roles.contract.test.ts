@@ -9,6 +9,7 @@ import { CLOSE_REVOKED } from "@pier/protocol";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandId, connectBrowser, exchangeToken, startPier, type Browser, type PiRecord, type RunningPier } from "../support/pier-process.ts";
+import { peopleKnownTo } from "../support/people-known.ts";
 import { httpJson } from "../workspace/workspace-http.ts";
 
 const hello = fileURLToPath(new URL("../../../e2e/scenarios/hello.json", import.meta.url));
@@ -29,17 +30,6 @@ async function ask(browser: Browser, command: Record<string, unknown>): Promise<
   const id = commandId("roles");
   browser.send({ ...command, id });
   return browser.waitForRecord((r) => r.type === "response" && r.id === id);
-}
-
-/** Who a browser believes is here: its hello's list, then each presence change in order. */
-function lastPresence(browser: Browser): Person[] {
-  const people = new Map(browser.hello.people.map((p) => [p.clientId, p]));
-  for (const frame of browser.frames) {
-    if (frame.type !== "presence") continue;
-    if (frame.event === "left") people.delete(frame.clientId);
-    else for (const person of frame.event === "arrived" ? frame.people : [frame.person]) people.set(person.clientId, person);
-  }
-  return [...people.values()];
 }
 
 describe("roles", () => {
@@ -65,9 +55,9 @@ describe("roles", () => {
   it("the printed link makes a driver; a viewer link makes viewers, and everyone hears who is here", async () => {
     expect(driver.hello.you.role).toBe("driver");
     expect(viewer.hello.you).toMatchObject({ role: "viewer", name: "Viewer 1" });
-    await driver.waitUntil(() => lastPresence(driver).length === 2, "presence with two people");
+    await driver.waitUntil(() => peopleKnownTo(driver).length === 2, "presence with two people");
     expect(
-      lastPresence(driver)
+      peopleKnownTo(driver)
         .map((p) => p.role)
         .sort(),
     ).toEqual(["driver", "viewer"]);
@@ -133,7 +123,7 @@ describe("roles", () => {
     expect(driver.frames.some((f) => f.type === "command_sent" && f.line.includes(id))).toBe(false);
 
     driver.send({ type: "pier.introduce", name: "Ada\u202e <b>bold</b>" });
-    await viewer.waitUntil(() => lastPresence(viewer).find((p) => p.clientId === driver.hello.clientId)?.name === "Ada <b>bold</b>", "the renamed driver");
+    await viewer.waitUntil(() => peopleKnownTo(viewer).find((p) => p.clientId === driver.hello.clientId)?.name === "Ada <b>bold</b>", "the renamed driver");
     const saved = await httpJson(pier, "PUT", "/api/files/content", { body: { path: "notes.txt", content: "hello\n", baseVersion: null } });
     expect(saved.status).toBe(200);
     const activity = await viewer.waitForFrame("activity", (frame) => frame.path === "notes.txt");
