@@ -4,8 +4,12 @@
 //
 // - The anchor: a bare WebSocket client (Node `ws`, pier's cookie) that sends
 //   the same `get_entries` the page sends to load a session and times until
-//   the whole answer line arrived (its LF). That is pi's own work plus the
-//   transport: the least any page can wait.
+//   the whole answer line arrived (its LF). That is pi's own work (or the
+//   relay's cache of it) plus the transport.
+// - Beside it, the same client in Chromium: a page that does nothing but
+//   open pier's socket, send that `get_entries` and wait for the LF, then
+//   parse the answer (Blob text, JSON.parse), the least a page in this
+//   browser can wait, receiving and parsing.
 // - The page: from the moment it sends that `get_entries` (its WebSocket is
 //   wrapped, in the bench only) until the last message is on screen in the
 //   transcript (a requestAnimationFrame poll: the last answer's article holds
@@ -27,6 +31,7 @@ import { writeLongSession, type LongSession } from "../e2e/support/long-session.
 import { mainThreadTasks, traceMark } from "./support/main-thread-tasks.ts";
 import { SECURITY_HEADERS } from "../relay/src/static-files.ts";
 import { BENCH_CHROMIUM_ARGS, baselineDistFromEnv } from "./support/pier-page.ts";
+import { RELAY_SOCKET_PATH } from "../shared-protocol/src/index.ts";
 
 const SIZES = (process.env.PIER_BENCH_SIZES ?? "5000,50000").split(",").map(Number);
 const ROUNDS = Number(process.env.PIER_BENCH_ROUNDS ?? 3);
@@ -85,6 +90,56 @@ async function bareClientLoad(pier: RunningPier): Promise<{ ms: number; bytes: n
   }
 }
 
+/** The anchor in Chromium: a bare page's WebSocket, get_entries sent → the answer's LF received, and → parsed. */
+async function barePageLoad(browser: Chromium, pier: RunningPier, round: number): Promise<{ receivedMs: number; parsedMs: number }> {
+  const context = await browser.newContext();
+  try {
+    const at = pier.cookie.indexOf("=");
+    await context.addCookies([{ name: pier.cookie.slice(0, at), value: pier.cookie.slice(at + 1), url: pier.origin, httpOnly: true, sameSite: "Strict" }]);
+    // A page of pier's origin (its socket checks the Origin) that is not pier's app.
+    await context.route(`${pier.origin}/bench-bare-client`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>bare</title>" }));
+    const page = await context.newPage();
+    await page.goto(`${pier.origin}/bench-bare-client`);
+    return await page.evaluate(
+      async ([url, id]) => {
+        const ws = new WebSocket(url!);
+        ws.binaryType = "arraybuffer";
+        await new Promise((resolve, reject) => {
+          ws.onopen = resolve;
+          ws.onclose = (event) => reject(new Error(`socket closed ${event.code} ${event.reason}`));
+        });
+        const head = `{"id":"${id}"`;
+        return await new Promise<{ receivedMs: number; parsedMs: number }>((resolve) => {
+          let started = 0;
+          let begun = false;
+          const parts: ArrayBuffer[] = [];
+          ws.onmessage = (event) => {
+            if (!(event.data instanceof ArrayBuffer)) return;
+            const bytes = new Uint8Array(event.data);
+            // The answer is the only line this socket asked for; other lines (pi's events) before it are skipped.
+            if (!begun && !new TextDecoder().decode(bytes).includes(head)) return;
+            begun = true;
+            parts.push(event.data);
+            if (bytes.indexOf(0x0a) === -1) return;
+            const receivedMs = performance.now() - started;
+            void new Blob(parts).text().then((text) => {
+              const from = text.indexOf(head);
+              JSON.parse(text.slice(from, text.indexOf("\n", from)));
+              resolve({ receivedMs, parsedMs: performance.now() - started });
+              ws.close();
+            });
+          };
+          started = performance.now();
+          ws.send(JSON.stringify({ type: "get_entries", id }));
+        });
+      },
+      [`ws://${new URL(pier.origin).host}${RELAY_SOCKET_PATH}`, `bare-page-${round}`],
+    );
+  } finally {
+    await context.close();
+  }
+}
+
 /** In the page before its own scripts: marks when the session load is sent, and when its answer's last byte arrives. */
 function watchSessionLoad(): void {
   const w = window as unknown as { __hydration: { sentAt: number; answeredAt: number } };
@@ -132,7 +187,7 @@ function watchSessionLoad(): void {
   window.WebSocket = Watched;
 }
 
-type PageSample = { startupMs: number; answeredMs: number; visibleMs: number; longestWall: number; longestCpu: number; over50: number };
+type PageSample = { startupMs: number; answeredMs: number; visibleMs: number; longestWall: number; longestCpu: number; over50: number; over50Cpu: number };
 
 async function pageLoad(browser: Chromium, pier: RunningPier, session: LongSession, variant: Variant): Promise<PageSample> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -174,6 +229,7 @@ async function pageLoad(browser: Chromium, pier: RunningPier, session: LongSessi
       longestWall: Math.max(0, ...tasks.map((t) => t.wall)),
       longestCpu: Math.max(0, ...tasks.map((t) => t.cpu)),
       over50: tasks.filter((t) => t.wall > LONG_TASK_MS).length,
+      over50Cpu: tasks.filter((t) => t.cpu > LONG_TASK_MS).length,
     };
   } finally {
     await context.close();
@@ -215,19 +271,29 @@ try {
     try {
       // Warm-up: pi's first answer, the page's JIT and caches.
       await bareClientLoad(pier);
+      await barePageLoad(browser, pier, -1);
       for (const variant of variants) await pageLoad(browser, pier, session, variant);
       const anchors: number[] = [];
+      const bareReceived: number[] = [];
+      const bareParsed: number[] = [];
       let answerBytes = 0;
       const pages = new Map<string, PageSample[]>(variants.map((v) => [v.name, []]));
       for (let round = 0; round < ROUNDS; round++) {
         const anchor = await bareClientLoad(pier);
         anchors.push(anchor.ms);
+        const bare = await barePageLoad(browser, pier, round);
+        bareReceived.push(bare.receivedMs);
+        bareParsed.push(bare.parsedMs);
         answerBytes = anchor.bytes;
         for (const variant of variants) pages.get(variant.name)!.push(await pageLoad(browser, pier, session, variant));
       }
       const anchor = median(anchors);
       console.log(`${size.toLocaleString("en-US")} messages (answer ${(answerBytes / 1024 / 1024).toFixed(1)} MB):`);
+      const received = median(bareReceived);
+      const parsed = median(bareParsed);
       console.log(`  anchor: a bare ws client, get_entries sent → whole answer received   ${anchor.toFixed(0).padStart(6)} ms`);
+      console.log(`  in Chromium, a bare page's WebSocket: → whole answer received        ${received.toFixed(0).padStart(6)} ms`);
+      console.log(`                                        → received and parsed          ${parsed.toFixed(0).padStart(6)} ms`);
       for (const variant of variants) {
         const samples = pages.get(variant.name)!;
         const m = (field: keyof PageSample) => median(samples.map((s) => s[field]));
@@ -235,10 +301,10 @@ try {
         console.log(`    start-up, navigation → get_entries sent                           ${m("startupMs").toFixed(0).padStart(6)} ms`);
         console.log(`    get_entries sent → answer's last byte in the page                 ${m("answeredMs").toFixed(0).padStart(6)} ms`);
         console.log(
-          `    get_entries sent → last message visible                           ${m("visibleMs").toFixed(0).padStart(6)} ms  = ${(m("visibleMs") / anchor).toFixed(2)}× the anchor (target ≤ 1.5×)`,
+          `    get_entries sent → last message visible                           ${m("visibleMs").toFixed(0).padStart(6)} ms  = ${(m("visibleMs") / anchor).toFixed(2)}× the anchor (target ≤ 1.5×); ${(m("visibleMs") / received).toFixed(2)}× the bare page's receiving, ${(m("visibleMs") / parsed).toFixed(2)}× its receiving and parsing`,
         );
         console.log(
-          `    longest main-thread task meanwhile (until idle)                   ${m("longestWall").toFixed(0).padStart(6)} ms wall, ${m("longestCpu").toFixed(0)} ms CPU; tasks over ${LONG_TASK_MS} ms: ${m("over50")} (target: none)`,
+          `    longest main-thread task meanwhile (until idle)                   ${m("longestWall").toFixed(0).padStart(6)} ms wall, ${m("longestCpu").toFixed(0)} ms CPU; tasks over ${LONG_TASK_MS} ms: ${m("over50")} of wall time, ${m("over50Cpu")} of CPU (target: none)`,
         );
       }
     } finally {

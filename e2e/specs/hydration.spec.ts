@@ -46,3 +46,21 @@ test("a session whose answer is a long line is parsed in a worker and opens at i
   await prompt.press("Enter");
   await expect(conversation(page).getByRole("article", { name: "pi" }).last()).toContainText("End of the long answer.", { timeout: 60_000 });
 });
+
+test("where the worker cannot load, the page parses the long line itself and still opens at its end", async ({ page, pier }) => {
+  test.setTimeout(120_000);
+  const failed: string[] = [];
+  page.on("requestfailed", (request) => {
+    if (/long-line\.worker/.test(request.url())) failed.push(request.url());
+  });
+  await page.context().route(/long-line\.worker-[^/]*\.js$/, (route) => route.abort());
+  await page.goto(pier.url);
+  await expect(page.getByRole("status", { name: "Connection: Connected" })).toBeVisible();
+
+  const lastAnswer = conversation(page).getByRole("article", { name: "pi" }).last();
+  await expect(lastAnswer).toContainText(`Answer ${MESSAGES / 2}.`, { timeout: 60_000 });
+  await expect(lastAnswer).toBeInViewport();
+  expect(failed).toHaveLength(1);
+  // No alert: nothing was lost, the page did the work itself.
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});

@@ -1,12 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { DECODE_SLICE_BYTES, InboundQueue, type InboundHandlers, type InboundQueueOptions } from "../../src/lib/relay/inbound-queue.ts";
 import { LONG_LINE_BYTES } from "../../src/lib/relay/long-lines.ts";
-import { parseLongLineHere } from "../../src/lib/relay/long-line-parser.ts";
+import { HeldLongLine, type OnItems } from "../../src/lib/relay/long-line-parser.ts";
+
+/** A long line held in this thread whose parse waits for `parsed` (a worker taking its time); `given`: its bytes, when it was asked to parse. */
+function slowLongLines(parsed: Promise<void>) {
+  const given: Uint8Array[] = [];
+  const start = (onItems?: OnItems) =>
+    new (class extends HeldLongLine {
+      override async finish() {
+        given.push(this.bytes());
+        await parsed;
+        return this.finishHere();
+      }
+    })(onItems);
+  return { start, given };
+}
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 /** A queue whose scheduling is counted (the test calls drain() for the frame) and whose clock the test moves. */
-function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: number; hidden?: boolean; parseLongLine?: InboundQueueOptions["parseLongLine"] } = {}) {
+function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: number; hidden?: boolean; startLongLine?: InboundQueueOptions["startLongLine"] } = {}) {
   const events: string[] = [];
   const chunks: number[] = [];
   let streamed = 0;
@@ -36,7 +50,7 @@ function setup(options: { endSlice?: (text: string) => boolean; msPerLine?: numb
     budgetMs: 16,
     scheduler: () => ({ schedule: () => counts.schedule++, scheduleTask: () => counts.task++, cancel: () => counts.cancel++ }),
   };
-  if (options.parseLongLine !== undefined) queueOptions.parseLongLine = options.parseLongLine;
+  if (options.startLongLine !== undefined) queueOptions.startLongLine = options.startLongLine;
   const queue = new InboundQueue(handlers, queueOptions);
   return { queue, events, chunks, counts, streamed: () => streamed };
 }
@@ -157,22 +171,16 @@ describe("inbound queue", () => {
     const long = JSON.stringify({ id: "c:1", type: "response", command: "get_entries", success: true, data: { entries, leafId: "e2499" } });
     expect(long.length).toBeGreaterThan(LONG_LINE_BYTES / 16);
     let release: () => void = () => {};
-    let given: Uint8Array | null = null;
     const parsed = new Promise<void>((resolve) => (release = resolve));
-    const { queue, events } = setup({
-      parseLongLine: async (lineBytes, onItems) => {
-        given = lineBytes;
-        await parsed;
-        return parseLongLineHere(lineBytes, onItems);
-      },
-    });
+    const { start, given } = slowLongLines(parsed);
+    const { queue, events } = setup({ startLongLine: start });
     // A long line (over 1 MiB: padded) between two short ones, in 64 KiB pieces as the queue decodes them.
     const padded = `${long.slice(0, -1)},"pad":"${"x".repeat(LONG_LINE_BYTES)}"}`;
     queue.push({ kind: "bytes", bytes: bytes(`{"n":1}\n${padded}\n{"n":2}\n`), at: 5 });
     queue.push({ kind: "text", text: "after", at: 6 });
-    for (let i = 0; i < 40 && given === null; i++) queue.drain();
-    expect(given).not.toBeNull();
-    expect(new TextDecoder().decode(given!)).toBe(padded);
+    for (let i = 0; i < 40 && given.length === 0; i++) queue.drain();
+    expect(given).toHaveLength(1);
+    expect(new TextDecoder().decode(given[0]!)).toBe(padded);
     queue.drain();
     expect(events).toEqual(['line {"n":1} @5']);
     release();
@@ -186,12 +194,7 @@ describe("inbound queue", () => {
   it("forgets a long line being parsed when what was queued is dropped", async () => {
     let release: () => void = () => {};
     const parsed = new Promise<void>((resolve) => (release = resolve));
-    const { queue, events } = setup({
-      parseLongLine: async (lineBytes) => {
-        await parsed;
-        return parseLongLineHere(lineBytes);
-      },
-    });
+    const { queue, events } = setup({ startLongLine: slowLongLines(parsed).start });
     queue.push({ kind: "bytes", bytes: bytes(`"${"y".repeat(LONG_LINE_BYTES)}"\n`), at: 1 });
     for (let i = 0; i < 40; i++) queue.drain();
     queue.clear();

@@ -13,14 +13,14 @@
 // The queue owns the JSONL decoder of pi's stdout: bytes are decoded here,
 // a slice at a time, and each line handed on in order with the time its
 // bytes arrived. A long line (a whole session's entries: megabytes) is not
-// decoded here but parsed off the page's thread (long-lines.ts,
-// long-line-parser.ts); meanwhile nothing after it is applied, so the order
-// holds.
+// decoded here: its bytes go off the page's thread as they are decoded, and
+// it is parsed there when it ends (long-lines.ts, long-line-parser.ts);
+// meanwhile nothing after it is applied, so the order holds.
 
 import { JsonlDecoder, type DecodedLine } from "@pier/protocol";
 import { FrameScheduler, pageHidden } from "./frame-scheduler.ts";
 import { LongLineSplitter } from "./long-lines.ts";
-import { parseLongLine, parseLongLineHere, type LongLineParser } from "./long-line-parser.ts";
+import { startLongLine, type OnItems, type ParsedLongLine } from "./long-line-parser.ts";
 import type { AssembledLine, SlicedField } from "./record-slices.ts";
 
 /**
@@ -58,8 +58,8 @@ export type Queued =
  */
 export type InboundLine = DecodedLine | { kind: "long"; value: unknown; length: number; sliced: boolean; checked: boolean };
 
-/** A line waiting in #lines: decoded, or a long line's bytes not parsed yet. */
-type PendingLine = InboundLine | { kind: "unparsed"; bytes: Uint8Array };
+/** A line waiting in #lines: decoded, or a long line ended but not parsed yet. */
+type PendingLine = InboundLine | { kind: "unparsed"; line: ParsedLongLine };
 
 /** What the queue hands on, in order. */
 export interface InboundHandlers {
@@ -101,8 +101,8 @@ export interface InboundQueueOptions {
   hidden?: () => boolean;
   scheduler?: (run: () => void) => SliceScheduler;
   budgetMs?: number;
-  /** Parses long lines (default: in a worker; in this thread where there is none). */
-  parseLongLine?: LongLineParser;
+  /** Begins each long line, given `longItems` (default: streamed to a worker and parsed there; in this thread where there is none). */
+  startLongLine?: (onItems?: OnItems) => ParsedLongLine;
 }
 
 export class InboundQueue {
@@ -115,8 +115,8 @@ export class InboundQueue {
   #queue: Queued[] = [];
   #head = 0;
   #decoder = new JsonlDecoder();
-  #splitter = new LongLineSplitter();
-  readonly #parseLongLine: LongLineParser;
+  readonly #startLongLine: () => ParsedLongLine;
+  #splitter: LongLineSplitter<ParsedLongLine>;
   /** A long line is being parsed: nothing is applied until it is (see #parse). */
   #parsing = false;
   /** Bumped when what is queued is dropped or the stream starts again: a parse that ends after that is forgotten. */
@@ -134,7 +134,10 @@ export class InboundQueue {
     this.#now = options.now ?? (() => performance.now());
     this.#hidden = options.hidden ?? pageHidden;
     this.#budgetMs = options.budgetMs ?? SLICE_BUDGET_MS;
-    this.#parseLongLine = options.parseLongLine ?? parseLongLine;
+    const start = options.startLongLine ?? startLongLine;
+    const longItems = handlers.longItems?.bind(handlers);
+    this.#startLongLine = () => start(longItems);
+    this.#splitter = new LongLineSplitter(this.#startLongLine);
     this.#scheduler = (options.scheduler ?? ((run) => new FrameScheduler(run)))(() => this.drain());
   }
 
@@ -190,7 +193,8 @@ export class InboundQueue {
   /** Forget any partial line: pi's stream starts again (a hello's replay, a new child). */
   resetDecoder(): void {
     this.#decoder = new JsonlDecoder();
-    this.#splitter = new LongLineSplitter();
+    this.#splitter.abort();
+    this.#splitter = new LongLineSplitter(this.#startLongLine);
   }
 
   /** pi's stream ended (it exited): a last line without its newline is applied now, with time `at`. */
@@ -198,7 +202,7 @@ export class InboundQueue {
     // Rare (pi exited mid-line), so a long last line is parsed here, at once.
     for (const piece of this.#splitter.end()) {
       if (piece.kind === "lines") this.#decoder.push(piece.bytes);
-      else this.#handlers.line(longLine(parseLongLineHere(piece.bytes, this.#handlers.longItems?.bind(this.#handlers))), at);
+      else this.#handlers.line(longLine(piece.line.finishHere()), at);
     }
     for (const line of this.#decoder.end()) this.#handlers.line(line, at);
   }
@@ -218,7 +222,7 @@ export class InboundQueue {
           const line = this.#lines[this.#lineAt]!;
           if (line.kind === "unparsed") {
             // Off the thread; the slices come back as tasks of their own, and then this line and the rest.
-            this.#parse(line.bytes);
+            this.#parse(line.line);
             return;
           }
           this.#lineAt++;
@@ -276,7 +280,7 @@ export class InboundQueue {
     else {
       const lines: PendingLine[] = [];
       for (const piece of pieces) {
-        if (piece.kind === "long") lines.push({ kind: "unparsed", bytes: piece.bytes });
+        if (piece.kind === "long") lines.push({ kind: "unparsed", line: piece.line });
         else for (const line of this.#decoder.push(piece.bytes)) lines.push(line);
       }
       this.#lines = lines;
@@ -286,10 +290,9 @@ export class InboundQueue {
   }
 
   /** Parses the long line at #lineAt off the thread; it takes its place once whole, and draining goes on. */
-  #parse(bytes: Uint8Array): void {
+  #parse(long: ParsedLongLine): void {
     this.#parsing = true;
     const generation = this.#generation;
-    const longItems = this.#handlers.longItems?.bind(this.#handlers);
     const done = (line: InboundLine) => {
       if (generation !== this.#generation) return;
       this.#lines[this.#lineAt] = line;
@@ -297,7 +300,7 @@ export class InboundQueue {
       if (this.#hidden()) this.drain();
       else this.#scheduler.schedule();
     };
-    this.#parseLongLine(bytes, longItems).then(
+    long.finish().then(
       (parsed) => done(longLine(parsed)),
       (error: unknown) => done({ kind: "invalid", raw: "", error: error instanceof Error ? error.message : String(error) }),
     );

@@ -1,24 +1,40 @@
 // Parses pi's long lines (long-lines.ts) off the page's thread: one module
 // worker (long-line.worker.ts, bundled by Vite; the page's CSP allows
-// `worker-src 'self'`) receives each line's bytes, transferred, not copied,
-// and posts the record back in slices (record-slices.ts). Each slice is a
-// message, so a task of its own on the page's thread: reading a slice, and
-// whatever `onItems` does with it (the connection settles the messages),
-// costs a few milliseconds where parsing the whole line in one call cost
-// hundreds.
+// `worker-src 'self'`) is given each line's bytes while they arrive (a copy
+// of each part, transferred) and decodes them as they come; when the line
+// ends it parses it and posts the record back in slices (record-slices.ts).
+// Each slice is a message, so a task of its own on the page's thread:
+// reading a slice, and whatever `onItems` does with it (the connection
+// settles the messages), costs a few milliseconds where parsing the whole
+// line in one call cost hundreds.
 //
-// Where there is no Worker (Node, in the unit tests) or the worker cannot
-// start (it says "ready" before it is given any bytes, so no line is lost),
-// the same slices are made and put together in this thread.
+// The page's thread keeps the parts it was given until the line is parsed
+// (it held them before the worker did this: no more memory than then), so
+// that where there is no Worker (Node, in the unit tests), the worker
+// cannot start (it says "ready" before it is given any bytes) or it failed
+// while the line arrived, the line is parsed in this thread into the same
+// record, and no line is lost.
 
 import { RecordAssembler, sliceLine, type AssembledLine, type SlicedField } from "./record-slices.ts";
+import type { LongLine } from "./long-lines.ts";
 import type { WorkerRequest } from "./long-line.worker.ts";
 
-/** Parses one long line (its bytes, which it may take: the buffer can be transferred). */
-export type LongLineParser = (bytes: Uint8Array, onItems?: (field: SlicedField, items: unknown[]) => void) => Promise<AssembledLine>;
+export type OnItems = (field: SlicedField, items: unknown[]) => void;
+
+/**
+ * A long line as the inbound queue uses it: written while it arrives, then
+ * parsed. Its `onItems` (given when it begins) sees each slice of its big
+ * array before the record is whole, maybe while the line still arrives.
+ */
+export interface ParsedLongLine extends LongLine {
+  /** The line ended: its record, parsed (off the thread where it can be). */
+  finish(): Promise<AssembledLine>;
+  /** The same, in this thread, at once (the stream ended mid-line: rare). */
+  finishHere(): AssembledLine;
+}
 
 /** In this thread, at once: the same slices and the same assembly as through the worker. */
-export function parseLongLineHere(bytes: Uint8Array, onItems?: (field: SlicedField, items: unknown[]) => void): AssembledLine {
+export function parseLongLineHere(bytes: Uint8Array, onItems?: OnItems): AssembledLine {
   const assembler = new RecordAssembler(onItems);
   for (const message of sliceLine(bytes)) {
     const line = assembler.push(message);
@@ -27,35 +43,160 @@ export function parseLongLineHere(bytes: Uint8Array, onItems?: (field: SlicedFie
   throw new Error("a long line's slices did not add up");
 }
 
+/** A long line parsed in this thread when it ends: its parts are held until then. */
+export class HeldLongLine implements ParsedLongLine {
+  readonly parts: Uint8Array[] = [];
+  #bytes = 0;
+  readonly #onItems: OnItems | undefined;
+
+  constructor(onItems?: OnItems) {
+    this.#onItems = onItems;
+  }
+
+  write(part: Uint8Array): void {
+    this.parts.push(part);
+    this.#bytes += part.length;
+  }
+
+  abort(): void {
+    this.parts.length = 0;
+    this.#bytes = 0;
+  }
+
+  /** The line's bytes so far, in one buffer. */
+  bytes(): Uint8Array {
+    if (this.parts.length === 1) return this.parts[0]!;
+    const whole = new Uint8Array(this.#bytes);
+    let at = 0;
+    for (const part of this.parts) {
+      whole.set(part, at);
+      at += part.length;
+    }
+    return whole;
+  }
+
+  finish(): Promise<AssembledLine> {
+    return Promise.resolve().then(() => this.finishHere());
+  }
+
+  finishHere(): AssembledLine {
+    return parseLongLineHere(this.bytes(), this.#onItems);
+  }
+}
+
 type Waiting = { assembler: RecordAssembler; resolve(line: AssembledLine): void; reject(error: Error): void };
+
+/** A long line streamed to the worker as it arrives; parsed here if the worker is not there for it. */
+class StreamedLongLine implements ParsedLongLine {
+  readonly #held: HeldLongLine;
+  readonly #parser: WorkerParser;
+  readonly #id: number;
+  readonly #onItems: OnItems | undefined;
+  /** The record from the worker, once the line began there (its slices may come before the line ends). */
+  #answer: Promise<AssembledLine> | null = null;
+  /** The worker that was given the line's beginning (its generation), or null: none (yet, or ever). */
+  #worker: number | null = null;
+  /** How many of the held parts the worker has. */
+  #sent = 0;
+  #aborted = false;
+
+  constructor(parser: WorkerParser, onItems?: OnItems) {
+    this.#parser = parser;
+    this.#id = parser.nextId();
+    this.#onItems = onItems;
+    this.#held = new HeldLongLine(onItems);
+    void parser.started().then((generation) => {
+      if (generation === null || this.#aborted) return;
+      if (!parser.post({ id: this.#id, kind: "begin" }, [], generation)) return;
+      this.#worker = generation;
+      this.#answer = parser.expect(this.#id, onItems);
+      // Not awaited until the line ends; a failure then is the finish's.
+      this.#answer.catch(() => {});
+      this.#send();
+    });
+  }
+
+  write(part: Uint8Array): void {
+    this.#held.write(part);
+    this.#send();
+  }
+
+  abort(): void {
+    this.#aborted = true;
+    this.#held.abort();
+    if (this.#worker !== null) this.#parser.post({ id: this.#id, kind: "abort" }, [], this.#worker);
+    this.#worker = null;
+    this.#parser.forget(this.#id);
+  }
+
+  async finish(): Promise<AssembledLine> {
+    // Once this settles, the constructor's own wait has run (it was first): the worker has the beginning, if any.
+    await this.#parser.started();
+    this.#send();
+    if (this.#worker !== null && this.#answer !== null && this.#parser.post({ id: this.#id, kind: "end" }, [], this.#worker)) return this.#answer;
+    // No worker for this line (any more): parsed here, with a fresh start for its items.
+    this.#parser.forget(this.#id);
+    return parseLongLineHere(this.#held.bytes(), this.#onItems);
+  }
+
+  finishHere(): AssembledLine {
+    const line = this.#held.finishHere();
+    this.abort();
+    return line;
+  }
+
+  /** The parts the worker does not have yet, each copied (the page's own are held) and the copy handed over. */
+  #send(): void {
+    if (this.#worker === null) return;
+    const parts = this.#held.parts;
+    while (this.#sent < parts.length) {
+      const buffer = parts[this.#sent]!.slice().buffer;
+      if (!this.#parser.post({ id: this.#id, kind: "bytes", buffer }, [buffer], this.#worker)) {
+        // The worker is gone: the line is parsed here when it ends, from the parts held.
+        this.#worker = null;
+        return;
+      }
+      this.#sent++;
+    }
+  }
+}
 
 class WorkerParser {
   #worker: Worker | null = null;
-  /** Whether the worker started (it said "ready"); false: parse in this thread. */
-  #started: Promise<boolean> | null = null;
+  /** Bumped each time a worker starts: a line begun in one that failed is not continued in the next. */
+  #generation = 0;
+  /** The running worker's generation, or null where none could start. */
+  #started: Promise<number | null> | null = null;
   readonly #waiting = new Map<number, Waiting>();
   #nextId = 1;
 
-  parse: LongLineParser = async (bytes, onItems) => {
-    if (!(await this.#start())) return parseLongLineHere(bytes, onItems);
-    return new Promise<AssembledLine>((resolve, reject) => {
-      const id = this.#nextId++;
-      this.#waiting.set(id, { assembler: new RecordAssembler(onItems), resolve, reject });
-      // The splitter gives each long line a buffer of its own: it is handed over, not copied.
-      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-      const buffer = whole ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
-      const request: WorkerRequest = { id, buffer };
-      this.#worker!.postMessage(request, [buffer]);
-    });
-  };
+  nextId(): number {
+    return this.#nextId++;
+  }
 
-  #start(): Promise<boolean> {
-    this.#started ??= new Promise<boolean>((resolve) => {
+  /** Post to the worker of `generation`; false when that worker is gone. */
+  post(request: WorkerRequest, transfer: Transferable[], generation: number): boolean {
+    if (this.#worker === null || generation !== this.#generation) return false;
+    this.#worker.postMessage(request, transfer);
+    return true;
+  }
+
+  /** The slices of line `id`, put together. */
+  expect(id: number, onItems?: OnItems): Promise<AssembledLine> {
+    return new Promise<AssembledLine>((resolve, reject) => this.#waiting.set(id, { assembler: new RecordAssembler(onItems), resolve, reject }));
+  }
+
+  forget(id: number): void {
+    this.#waiting.delete(id);
+  }
+
+  started(): Promise<number | null> {
+    this.#started ??= new Promise<number | null>((resolve) => {
       let worker: Worker;
       try {
         worker = new Worker(new URL("./long-line.worker.ts", import.meta.url), { type: "module", name: "pier-long-lines" });
       } catch {
-        resolve(false);
+        resolve(null);
         return;
       }
       let ready = false;
@@ -63,15 +204,17 @@ class WorkerParser {
         if (event.data === "ready") {
           ready = true;
           this.#worker = worker;
-          resolve(true);
+          resolve(++this.#generation);
         } else this.#receive(event.data as { id: number; message: Parameters<RecordAssembler["push"]>[0] });
       };
       worker.onerror = (event) => {
         event.preventDefault();
         worker.terminate();
+        if (!ready) return resolve(null);
         this.#worker = null;
-        if (!ready) return resolve(false);
-        // Lines it had taken are lost with it: said as such; the next line starts another worker.
+        // Lines it had parsing are lost with it: said as such. Lines still
+        // arriving are parsed here (their parts are held); the next line
+        // starts another worker.
         for (const waiting of this.#waiting.values()) waiting.reject(new Error(`the page's parser of long lines failed: ${event.message}`));
         this.#waiting.clear();
         this.#started = null;
@@ -97,9 +240,9 @@ class WorkerParser {
 
 let shared: WorkerParser | null = null;
 
-/** The page's parser of long lines: one worker for every connection, started at the first long line. */
-export const parseLongLine: LongLineParser = (bytes, onItems) => {
-  if (typeof Worker !== "function") return Promise.resolve().then(() => parseLongLineHere(bytes, onItems));
+/** A long line begins: streamed to the page's parser of long lines (one worker for every connection, started at the first). */
+export function startLongLine(onItems?: OnItems): ParsedLongLine {
+  if (typeof Worker !== "function") return new HeldLongLine(onItems);
   shared ??= new WorkerParser();
-  return shared.parse(bytes, onItems);
-};
+  return new StreamedLongLine(shared, onItems);
+}

@@ -8,12 +8,14 @@
 //
 // How: the bytes of a line that has not ended yet are held here, not in the
 // decoder, so the decoder is only ever given whole lines (with their LF).
-// When a line ends, its length says where it goes: up to LONG_LINE_BYTES to
-// the decoder, beyond that it is handed on as its own bytes, in a buffer of
-// its own that can be transferred to the worker without a copy. The chunks
-// are held as they are, not copied (the queue's buffers are never reused:
-// wire-tap.ts): copying each 64 KiB piece of a 21 MB line, as the decoder
-// does, cost more than the one copy that puts the line together.
+// Once a line has passed LONG_LINE_BYTES it is a long line: what was held
+// of it, and every byte of it after, goes to a LongLine (long-line-parser.ts
+// streams them to the worker) as it arrives, and when the line ends the
+// piece in its place says so. The bytes reach the worker while the rest of
+// the line is still on the wire, where putting 21 MB together on the page's
+// thread once the line had ended was a task of ~70 ms.
+// The chunks are handed on as they are, not copied (the queue's buffers
+// are never reused: wire-tap.ts).
 // LF never occurs inside a multi-byte UTF-8 character, so a cut at LF is
 // always between characters.
 
@@ -22,20 +24,33 @@ const LF = 0x0a;
 /** Lines longer than this (bytes, LF not counted) are parsed off the page's thread. */
 export const LONG_LINE_BYTES = 1024 * 1024;
 
+/** A long line while it arrives, and then parsed (long-line-parser.ts makes them). */
+export interface LongLine {
+  /** More of the line's bytes, in order (the caller never changes them afterwards: they may be held). */
+  write(part: Uint8Array): void;
+  /** The line will never end (pi's stream started again): let go of it. */
+  abort(): void;
+}
+
 /** What a chunk becomes, in stream order. */
-export type LinePiece =
+export type LinePiece<Line extends LongLine = LongLine> =
   /** Whole lines, each with its LF (or, at the end of the stream, a last line without), for the decoder. */
   | { kind: "lines"; bytes: Uint8Array }
-  /** One long line without its LF (a trailing CR is still there), in a buffer of its own. */
-  | { kind: "long"; bytes: Uint8Array };
+  /** One long line, ended: all its bytes but the LF (a trailing CR is still there) were written to it. */
+  | { kind: "long"; line: Line };
 
-export class LongLineSplitter {
+export class LongLineSplitter<Line extends LongLine = LongLine> {
+  readonly #startLongLine: () => Line;
   readonly #longBytes: number;
-  /** The bytes of the line not finished yet (the chunks themselves: callers never change them). */
+  /** The bytes held of the line not finished yet (the chunks themselves: callers never change them). */
   #held: Uint8Array[] = [];
+  /** Bytes of the line not finished yet (held here, or written to #long). */
   #heldBytes = 0;
+  /** The line not finished yet, once it passed the limit: its bytes went here. */
+  #long: Line | null = null;
 
-  constructor(longBytes = LONG_LINE_BYTES) {
+  constructor(startLongLine: () => Line, longBytes = LONG_LINE_BYTES) {
+    this.#startLongLine = startLongLine;
     this.#longBytes = longBytes;
   }
 
@@ -45,17 +60,18 @@ export class LongLineSplitter {
   }
 
   /** Feed one chunk (any boundary; never changed afterwards: it may be held); returns the pieces it completed. */
-  push(chunk: Uint8Array): LinePiece[] {
+  push(chunk: Uint8Array): LinePiece<Line>[] {
     const first = chunk.indexOf(LF);
     if (first === -1) {
       this.#hold(chunk);
       return [];
     }
-    const pieces: LinePiece[] = [];
+    const pieces: LinePiece<Line>[] = [];
     // The line that was held ends at the first LF.
     let from = 0;
-    if (this.#heldBytes + first > this.#longBytes) {
-      pieces.push({ kind: "long", bytes: this.#take(chunk.subarray(0, first)) });
+    if (this.#long !== null || this.#heldBytes + first > this.#longBytes) {
+      this.#hold(chunk.subarray(0, first), true);
+      pieces.push({ kind: "long", line: this.#endLong() });
       from = first + 1;
     } else if (this.#heldBytes > 0) {
       pieces.push({ kind: "lines", bytes: this.#take(chunk.subarray(0, first + 1)) });
@@ -69,16 +85,38 @@ export class LongLineSplitter {
   }
 
   /** End of stream: a last line without LF, if any (then give the decoder its end too). */
-  end(): LinePiece[] {
+  end(): LinePiece<Line>[] {
+    if (this.#long !== null) return [{ kind: "long", line: this.#endLong() }];
     if (this.#heldBytes === 0) return [];
-    const long = this.#heldBytes > this.#longBytes;
-    return [{ kind: long ? "long" : "lines", bytes: this.#take(new Uint8Array(0)) }];
+    return [{ kind: "lines", bytes: this.#take(new Uint8Array(0)) }];
   }
 
-  #hold(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
-    this.#held.push(bytes);
+  /** The stream will not go on (it starts again, or the page is done with it): a long line not ended is let go. */
+  abort(): void {
+    this.#long?.abort();
+    this.#long = null;
+    this.#held = [];
+    this.#heldBytes = 0;
+  }
+
+  /** More of the line not finished yet; past the limit (or when `long`: it is known to be), it is a long line. */
+  #hold(bytes: Uint8Array, long = false): void {
     this.#heldBytes += bytes.length;
+    if (this.#long === null && (long || this.#heldBytes > this.#longBytes)) {
+      this.#long = this.#startLongLine();
+      for (const part of this.#held) this.#long.write(part);
+      this.#held = [];
+    }
+    if (bytes.length === 0) return;
+    if (this.#long !== null) this.#long.write(bytes);
+    else this.#held.push(bytes);
+  }
+
+  #endLong(): Line {
+    const line = this.#long!;
+    this.#long = null;
+    this.#heldBytes = 0;
+    return line;
   }
 
   /** The held bytes followed by `tail`, in a buffer of their own; nothing is held after. */

@@ -122,14 +122,20 @@ export class RecordAssembler {
   }
 }
 
-/** A trailing CR is not part of the record (pi's framing: LF, and one CR before it is stripped). */
-const CR = 0x0d;
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** One long line's bytes (without its LF) parsed and cut: what the worker posts, in order. */
 export function sliceLine(bytes: Uint8Array, sliceItems = SLICE_ITEMS): SliceMessage[] {
-  const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
-  const text = utf8.decode(bytes.subarray(0, end));
+  return sliceText(utf8.decode(bytes), sliceItems);
+}
+
+/**
+ * One long line's text (without its LF) parsed and cut. A trailing CR is
+ * not part of the record (pi's framing: LF, and one CR before it is
+ * stripped); it is a character of its own in the text, as it was a byte.
+ */
+export function sliceText(text: string, sliceItems = SLICE_ITEMS): SliceMessage[] {
+  if (text.endsWith("\r")) text = text.slice(0, -1);
   let value: unknown;
   try {
     value = JSON.parse(text);
