@@ -86,6 +86,14 @@ export class HeldLongLine implements ParsedLongLine {
 
 type Waiting = { assembler: RecordAssembler; resolve(line: AssembledLine): void; reject(error: Error): void };
 
+/**
+ * Bytes copied to the worker in one task. Parts that came before the worker
+ * was ready (it starts in ~0.3 s; a session's answer arrives at ~20 MB/s)
+ * wait for it, and copying megabytes of them in one go was a task of 60 ms.
+ */
+const SEND_BYTES_PER_TASK = 1024 * 1024;
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** A long line streamed to the worker as it arrives; parsed here if the worker is not there for it. */
 class StreamedLongLine implements ParsedLongLine {
   readonly #held: HeldLongLine;
@@ -98,6 +106,8 @@ class StreamedLongLine implements ParsedLongLine {
   #worker: number | null = null;
   /** How many of the held parts the worker has. */
   #sent = 0;
+  /** More parts wait for the next task (see SEND_BYTES_PER_TASK). */
+  #sendLater = false;
   #aborted = false;
 
   constructor(parser: WorkerParser, onItems?: OnItems) {
@@ -132,7 +142,7 @@ class StreamedLongLine implements ParsedLongLine {
   async finish(): Promise<AssembledLine> {
     // Once this settles, the constructor's own wait has run (it was first): the worker has the beginning, if any.
     await this.#parser.started();
-    this.#send();
+    while (this.#send()) await nextTask();
     if (this.#worker !== null && this.#answer !== null && this.#parser.post({ id: this.#id, kind: "end" }, [], this.#worker)) return this.#answer;
     // No worker for this line (any more): parsed here, with a fresh start for its items.
     this.#parser.forget(this.#id);
@@ -145,19 +155,35 @@ class StreamedLongLine implements ParsedLongLine {
     return line;
   }
 
-  /** The parts the worker does not have yet, each copied (the page's own are held) and the copy handed over. */
-  #send(): void {
-    if (this.#worker === null) return;
+  /**
+   * Parts the worker does not have yet, each copied (the page's own are
+   * held) and the copy handed over, up to SEND_BYTES_PER_TASK; the rest in
+   * the next task. Returns whether parts are left to send.
+   */
+  #send(): boolean {
+    if (this.#worker === null) return false;
     const parts = this.#held.parts;
-    while (this.#sent < parts.length) {
-      const buffer = parts[this.#sent]!.slice().buffer;
+    let budget = SEND_BYTES_PER_TASK;
+    while (this.#sent < parts.length && budget > 0) {
+      const part = parts[this.#sent]!;
+      const buffer = part.slice().buffer;
       if (!this.#parser.post({ id: this.#id, kind: "bytes", buffer }, [buffer], this.#worker)) {
         // The worker is gone: the line is parsed here when it ends, from the parts held.
         this.#worker = null;
-        return;
+        return false;
       }
       this.#sent++;
+      budget -= part.length;
     }
+    const left = this.#sent < parts.length;
+    if (left && !this.#sendLater) {
+      this.#sendLater = true;
+      void nextTask().then(() => {
+        this.#sendLater = false;
+        this.#send();
+      });
+    }
+    return left;
   }
 }
 
@@ -239,6 +265,17 @@ class WorkerParser {
 }
 
 let shared: WorkerParser | null = null;
+
+/**
+ * Starts the worker ahead of a line that may be long (a whole session is
+ * asked for), so that it is ready when the bytes come: otherwise they wait
+ * for it, held, and reach it in a burst.
+ */
+export function warmLongLineParser(): void {
+  if (typeof Worker !== "function") return;
+  shared ??= new WorkerParser();
+  void shared.started();
+}
 
 /** A long line begins: streamed to the page's parser of long lines (one worker for every connection, started at the first). */
 export function startLongLine(onItems?: OnItems): ParsedLongLine {

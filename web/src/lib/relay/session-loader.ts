@@ -11,6 +11,7 @@
 
 import type { AgentMessage, RpcResponse } from "../pi-types.ts";
 import type { OutgoingCommand } from "./outgoing.ts";
+import { warmLongLineParser } from "./long-line-parser.ts";
 import { applyGetMessages } from "../pi-state/reduce-record.ts";
 import { applyEntriesAnswer, createEntryIndex, lastEntryId, plainConversation, resetEntryIndex, type EntryIndex } from "../pi-state/entry-index.ts";
 import type { SessionState } from "../pi-state/session-state.ts";
@@ -85,6 +86,8 @@ export class SessionLoader {
   }
 
   #request(since: string | null, purpose: EntriesRequest["purpose"]): void {
+    // A whole session's entries are one long line (2 MB at 5,000 messages): its parser starts now.
+    if (since === null) warmLongLineParser();
     const id = this.#options.send(since === null ? { type: "get_entries" } : { type: "get_entries", since });
     if (id !== null) this.#requests.set(id, purpose === "load" ? { since, purpose, seen: this.#messagesSeen() } : { since, purpose });
     else if (purpose === "advance") this.#advancing = false;
