@@ -142,9 +142,16 @@ class StreamedLongLine implements ParsedLongLine {
   async finish(): Promise<AssembledLine> {
     // Once this settles, the constructor's own wait has run (it was first): the worker has the beginning, if any.
     await this.#parser.started();
-    while (this.#send()) await nextTask();
-    if (this.#worker !== null && this.#answer !== null && this.#parser.post({ id: this.#id, kind: "end" }, [], this.#worker)) return this.#answer;
-    // No worker for this line (any more): parsed here, with a fresh start for its items.
+    // What is left to send goes a batch a task (#send keeps itself going while parts are left).
+    while (this.#worker !== null && this.#sent < this.#held.parts.length) await nextTask();
+    if (this.#worker !== null && this.#answer !== null && this.#parser.post({ id: this.#id, kind: "end" }, [], this.#worker)) {
+      try {
+        return await this.#answer;
+      } catch {
+        // The worker failed with the line (or its slices did not fit): parsed here instead.
+      }
+    }
+    // No worker for this line (any more): parsed here, from the parts held.
     this.#parser.forget(this.#id);
     return parseLongLineHere(this.#held.bytes(), this.#onItems);
   }
@@ -158,10 +165,10 @@ class StreamedLongLine implements ParsedLongLine {
   /**
    * Parts the worker does not have yet, each copied (the page's own are
    * held) and the copy handed over, up to SEND_BYTES_PER_TASK; the rest in
-   * the next task. Returns whether parts are left to send.
+   * the next task (and until then, parts written wait behind them).
    */
-  #send(): boolean {
-    if (this.#worker === null) return false;
+  #send(): void {
+    if (this.#worker === null || this.#sendLater) return;
     const parts = this.#held.parts;
     let budget = SEND_BYTES_PER_TASK;
     while (this.#sent < parts.length && budget > 0) {
@@ -170,20 +177,18 @@ class StreamedLongLine implements ParsedLongLine {
       if (!this.#parser.post({ id: this.#id, kind: "bytes", buffer }, [buffer], this.#worker)) {
         // The worker is gone: the line is parsed here when it ends, from the parts held.
         this.#worker = null;
-        return false;
+        return;
       }
       this.#sent++;
       budget -= part.length;
     }
-    const left = this.#sent < parts.length;
-    if (left && !this.#sendLater) {
+    if (this.#sent < parts.length) {
       this.#sendLater = true;
       void nextTask().then(() => {
         this.#sendLater = false;
         this.#send();
       });
     }
-    return left;
   }
 }
 
@@ -238,9 +243,8 @@ class WorkerParser {
         worker.terminate();
         if (!ready) return resolve(null);
         this.#worker = null;
-        // Lines it had parsing are lost with it: said as such. Lines still
-        // arriving are parsed here (their parts are held); the next line
-        // starts another worker.
+        // Lines it had, arriving or parsing, are parsed here (their parts
+        // are held); the next line starts another worker.
         for (const waiting of this.#waiting.values()) waiting.reject(new Error(`the page's parser of long lines failed: ${event.message}`));
         this.#waiting.clear();
         this.#started = null;
