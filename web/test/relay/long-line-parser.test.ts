@@ -5,17 +5,12 @@
 // slow to start, fails mid-line or fails parsing can be made to happen.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ParsedLongLine } from "../../src/lib/relay/long-line-parser.ts";
+import { entriesAnswer } from "./entries-answer.ts";
 
 type Request = { id: number; kind: string; buffer?: ArrayBuffer };
 
-const entry = (n: number) => ({ type: "message", id: `e${n}`, parentId: n === 0 ? null : `e${n - 1}`, message: { role: "user", content: `message ${n} é😀 "q" \\ ]`, timestamp: n } });
-const answer = (count: number) => ({
-  id: "c:1",
-  type: "response",
-  command: "get_entries",
-  success: true,
-  data: { entries: Array.from({ length: count }, (_, n) => entry(n)), leafId: `e${count - 1}` },
-});
+/** Entries whose texts hold what JSON escapes, and characters cut between two parts. */
+const answer = (count: number) => entriesAnswer(count, (n) => `message ${n} é😀 "q" \\ ]`);
 
 /** A long line's bytes, cut into parts of `size` (a character may be cut between two). */
 function partsOf(text: string, size: number): Uint8Array[] {

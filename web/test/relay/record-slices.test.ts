@@ -2,14 +2,8 @@ import { describe, expect, it } from "vitest";
 import { RecordAssembler, sliceLine, sliceRecord, type SliceMessage } from "../../src/lib/relay/record-slices.ts";
 import { parseLongLineHere } from "../../src/lib/relay/long-line-parser.ts";
 
-const entry = (n: number) => ({ type: "message", id: `e${n}`, parentId: n === 0 ? null : `e${n - 1}`, message: { role: "user", content: `m${n}`, timestamp: n } });
-const answer = (count: number) => ({
-  id: "c:1",
-  type: "response",
-  command: "get_entries",
-  success: true,
-  data: { entries: Array.from({ length: count }, (_, n) => entry(n)), leafId: `e${count - 1}` },
-});
+import { entriesAnswer as answer } from "./entries-answer.ts";
+
 const clone = <T>(value: T): T => structuredClone(value);
 
 function assemble(messages: SliceMessage[], onItems?: (field: string, items: unknown[]) => void) {
