@@ -88,8 +88,9 @@ type Waiting = { assembler: RecordAssembler; resolve(line: AssembledLine): void;
 
 /**
  * Bytes copied to the worker in one task. Parts that came before the worker
- * was ready (it starts in ~0.3 s; a session's answer arrives at ~20 MB/s)
- * wait for it, and copying megabytes of them in one go was a task of 60 ms.
+ * was ready (its start takes a few hundred ms on a busy machine; a session's
+ * answer arrives at ~20 MB/s) wait for it, and copying megabytes of them in
+ * one go was a task of ~60 ms of CPU (50,000 messages).
  */
 const SEND_BYTES_PER_TASK = 1024 * 1024;
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -100,7 +101,7 @@ class StreamedLongLine implements ParsedLongLine {
   readonly #parser: WorkerParser;
   readonly #id: number;
   readonly #onItems: OnItems | undefined;
-  /** The record from the worker, once the line began there (its slices may come before the line ends). */
+  /** The record from the worker, asked for once the line began there. */
   #answer: Promise<AssembledLine> | null = null;
   /** The worker that was given the line's beginning (its generation), or null: none (yet, or ever). */
   #worker: number | null = null;
