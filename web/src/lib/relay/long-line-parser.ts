@@ -16,7 +16,7 @@
 // record, and no line is lost.
 
 import { RecordAssembler, sliceLine, type AssembledLine, type SlicedField } from "./record-slices.ts";
-import type { LongLine } from "./long-lines.ts";
+import { joinParts, type LongLine } from "./long-lines.ts";
 import type { WorkerRequest } from "./long-line.worker.ts";
 
 export type OnItems = (field: SlicedField, items: unknown[]) => void;
@@ -24,7 +24,7 @@ export type OnItems = (field: SlicedField, items: unknown[]) => void;
 /**
  * A long line as the inbound queue uses it: written while it arrives, then
  * parsed. Its `onItems` (given when it begins) sees each slice of its big
- * array before the record is whole, maybe while the line still arrives.
+ * array before the record is whole.
  */
 export interface ParsedLongLine extends LongLine {
   /** The line ended: its record, parsed (off the thread where it can be). */
@@ -65,14 +65,7 @@ export class HeldLongLine implements ParsedLongLine {
 
   /** The line's bytes so far, in one buffer. */
   bytes(): Uint8Array {
-    if (this.parts.length === 1) return this.parts[0]!;
-    const whole = new Uint8Array(this.#bytes);
-    let at = 0;
-    for (const part of this.parts) {
-      whole.set(part, at);
-      at += part.length;
-    }
-    return whole;
+    return this.parts.length === 1 ? this.parts[0]! : joinParts(this.parts, this.#bytes);
   }
 
   finish(): Promise<AssembledLine> {
@@ -100,7 +93,6 @@ class StreamedLongLine implements ParsedLongLine {
   readonly #held: HeldLongLine;
   readonly #parser: WorkerParser;
   readonly #id: number;
-  readonly #onItems: OnItems | undefined;
   /** The record from the worker, asked for once the line began there. */
   #answer: Promise<AssembledLine> | null = null;
   /** The worker that was given the line's beginning (its generation), or null: none (yet, or ever). */
@@ -114,7 +106,6 @@ class StreamedLongLine implements ParsedLongLine {
   constructor(parser: WorkerParser, onItems?: OnItems) {
     this.#parser = parser;
     this.#id = parser.nextId();
-    this.#onItems = onItems;
     this.#held = new HeldLongLine(onItems);
     void parser.started().then((generation) => {
       if (generation === null || this.#aborted) return;
@@ -154,7 +145,7 @@ class StreamedLongLine implements ParsedLongLine {
     }
     // No worker for this line (any more): parsed here, from the parts held.
     this.#parser.forget(this.#id);
-    return parseLongLineHere(this.#held.bytes(), this.#onItems);
+    return this.#held.finishHere();
   }
 
   finishHere(): AssembledLine {

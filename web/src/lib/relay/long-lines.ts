@@ -121,15 +121,20 @@ export class LongLineSplitter<Line extends LongLine = LongLine> {
 
   /** The held bytes followed by `tail`, in a buffer of their own; nothing is held after. */
   #take(tail: Uint8Array): Uint8Array {
-    const whole = new Uint8Array(this.#heldBytes + tail.length);
-    let at = 0;
-    for (const part of this.#held) {
-      whole.set(part, at);
-      at += part.length;
-    }
-    whole.set(tail, at);
+    const whole = joinParts([...this.#held, tail], this.#heldBytes + tail.length);
     this.#held = [];
     this.#heldBytes = 0;
     return whole;
   }
+}
+
+/** `parts` (`length` bytes in all) in one buffer of their own. */
+export function joinParts(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
+  }
+  return whole;
 }
