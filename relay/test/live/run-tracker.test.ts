@@ -5,6 +5,23 @@ import { RunTracker } from "../../src/live/run-tracker.ts";
 
 const line = (record: unknown) => Buffer.from(`${JSON.stringify(record)}\n`);
 
+/** An assistant's message_end with its fields in pi's order (api, provider, model, usage, stopReason, timestamp, then any others). */
+const piMessageEnd = (fields: { model: string; usage: object; stopReason: string; errorMessage?: string }) =>
+  JSON.stringify({
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "hi" }],
+      api: "openai-completions",
+      provider: "p",
+      model: fields.model,
+      usage: fields.usage,
+      stopReason: fields.stopReason,
+      timestamp: 1,
+      ...(fields.errorMessage ? { errorMessage: fields.errorMessage } : {}),
+    },
+  });
+
 function tracker() {
   let now = 1_000;
   let changes = 0;
@@ -88,6 +105,19 @@ describe("RunTracker", () => {
     const bytes = Buffer.concat([line({ type: "agent_start" }), start, end({ errorMessage: 'bad "api":"x" here' }), line({ type: "agent_settled" })]);
     for (let i = 0; i < bytes.length; i += 7) whole.run.stdout(bytes.subarray(i, i + 7));
     expect(whole.run.summary).toEqual(cheap.run.summary);
+  });
+
+  it("reads an assistant's message_end in pi's shape with no parse at all, and sums its cost", () => {
+    const { run } = tracker();
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      run.stdout(Buffer.from(`${piMessageEnd({ model: "m-5", usage: { input: 1, cost: { input: 0.5, total: 0.75 } }, stopReason: "stop" })}\n`));
+      run.stdout(Buffer.from(`${piMessageEnd({ model: "m-6", usage: { cost: { total: 1.25e-1 } }, stopReason: "toolUse" })}\n`));
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+    expect(run.summary).toMatchObject({ model: "m-6", cost: 0.875, error: null });
   });
 
   it("parses an assistant's message_end whole when it is not written in pi's order", () => {
@@ -230,6 +260,13 @@ describe("RunTracker", () => {
       JSON.stringify({ type: "tool_execution_start", toolCallId: "t9", toolName: "write", args: { content: "y".repeat(1000) } }),
       JSON.stringify({ type: "extension_ui_request", id: "d1", method: "confirm", title: "Go on?" }),
       '{"type":"message_end","message":{"role":"assistant","model":"broken"', // not JSON
+      // pi's order, in shapes the plain reading of its tail must leave to a parse or read as a parse would.
+      piMessageEnd({ model: 'm "quoted"', usage: { cost: { total: 1 } }, stopReason: "stop" }),
+      piMessageEnd({ model: "m-tiny", usage: { input: 3, cost: { input: 1, total: 1.5e-7 } }, stopReason: "toolUse" }),
+      piMessageEnd({ model: "m-total-first", usage: { cost: { total: 2, input: 1 } }, stopReason: "stop" }),
+      piMessageEnd({ model: "m-nested", usage: { cost: { total: 3 }, extra: { n: 1 } }, stopReason: "stop" }),
+      piMessageEnd({ model: "m-failed", usage: { cost: { total: 4 } }, stopReason: "error", errorMessage: "529 overloaded" }),
+      piMessageEnd({ model: "m-after-failure", usage: { cost: { total: -0 } }, stopReason: "length" }),
     ].join("\n");
     const lines = [...real, odd]
       .join("\n")
