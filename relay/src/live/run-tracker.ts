@@ -17,8 +17,8 @@ const HEAD_BYTES = 200;
 /** pi writes each event as JSON.stringify({ type, … }): the type comes first. */
 const TYPE_PREFIX = '{"type":"';
 const SKIPPED = ['{"type":"message_update"', '{"type":"tool_execution_update"'];
-/** The same prefixes as bytes: a line that starts in a chunk with one of them is skipped without making a string of its head. */
-const SKIPPED_BYTES = SKIPPED.map((prefix) => Buffer.from(prefix, "latin1"));
+/** Their types as bytes (after TYPE_PREFIX, with the closing quote): a line that starts in a chunk with one is skipped without making a string of its head. */
+const SKIPPED_TYPE_BYTES = SKIPPED.map((prefix) => Buffer.from(prefix.slice(TYPE_PREFIX.length), "latin1"));
 const TYPE_PREFIX_BYTES = Buffer.from(TYPE_PREFIX, "latin1");
 /** How pi writes a response: JSON.stringify of { id, type: "response", … }. */
 const RESPONSE_PREFIX_BYTES = Buffer.from('{"id":', "latin1");
@@ -206,15 +206,17 @@ export class RunTracker {
    * activity, noted once per chunk by the caller).
    */
   #wholeLine(chunk: Buffer, start: number, end: number): boolean {
-    if (startsWithSkipped(chunk, start, end)) return true;
-    if (startsWithBytes(chunk, start, end, RESPONSE_PREFIX_BYTES)) {
-      const head = chunk.toString("latin1", start, Math.min(end, start + HEAD_BYTES));
-      if (SESSION_COMMANDS.test(head)) this.#onSessionMoved();
-      if (PROMPT_RESPONSE.test(head) && this.#promptsUnanswered > 0) this.#promptsUnanswered--;
+    if (!startsWithBytes(chunk, start, end, TYPE_PREFIX_BYTES)) {
+      if (startsWithBytes(chunk, start, end, RESPONSE_PREFIX_BYTES)) {
+        const head = chunk.toString("latin1", start, Math.min(end, start + HEAD_BYTES));
+        if (SESSION_COMMANDS.test(head)) this.#onSessionMoved();
+        if (PROMPT_RESPONSE.test(head) && this.#promptsUnanswered > 0) this.#promptsUnanswered--;
+      }
       return false;
     }
-    if (!startsWithBytes(chunk, start, end, TYPE_PREFIX_BYTES)) return false;
     const typeStart = start + TYPE_PREFIX.length;
+    // A streamed update, nearly every line: its type's bytes say so, and nothing else is read.
+    if (startsWithSkippedType(chunk, typeStart, end)) return true;
     const headEnd = Math.min(end, start + HEAD_BYTES);
     // A loop, not indexOf: a type is a few bytes, and a call into C++ per line cost more than reading them.
     let quote = typeStart;
@@ -510,7 +512,12 @@ function knownType(bytes: Buffer, at: number, end: number): string | null {
 
 /** bytes[at, end) starts with a streamed update's prefix (SKIPPED). */
 function startsWithSkipped(bytes: Buffer, at: number, end: number): boolean {
-  for (const prefix of SKIPPED_BYTES) if (startsWithBytes(bytes, at, end, prefix)) return true;
+  return startsWithBytes(bytes, at, end, TYPE_PREFIX_BYTES) && startsWithSkippedType(bytes, at + TYPE_PREFIX.length, end);
+}
+
+/** bytes[at, end), just after TYPE_PREFIX, starts with a streamed update's type and its closing quote. */
+function startsWithSkippedType(bytes: Buffer, at: number, end: number): boolean {
+  for (const type of SKIPPED_TYPE_BYTES) if (startsWithBytes(bytes, at, end, type)) return true;
   return false;
 }
 
