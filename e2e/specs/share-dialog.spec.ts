@@ -49,3 +49,20 @@ test("the Share dialog opened again while a link is being made shows no earlier 
   await expect(address).toHaveValue(/\?token=/);
   expect(await address.inputValue()).not.toBe(first);
 });
+
+test("a link made grows the Share dialog downwards: its buttons stay under the pointer that clicked", async ({ page, pier }) => {
+  await page.goto(pier.url);
+  await expect(connected(page)).toBeVisible();
+  await page.getByRole("button", { name: "Share" }).click();
+  const share = page.getByRole("dialog", { name: "Share" });
+  const create = share.getByRole("button", { name: "Create viewer link" });
+  const before = { button: await create.boundingBox(), dialog: await share.boundingBox() };
+  await create.click();
+  await expect(share.getByRole("textbox", { name: "Link address" })).toHaveValue(/\?token=/);
+  await expect(share.getByRole("img", { name: "QR code of the viewer link" })).toBeVisible();
+  const after = { button: await create.boundingBox(), dialog: await share.boundingBox() };
+  // The link and its QR code came in below the buttons; a centred dialog moved up by half of what it grew.
+  expect(after.dialog!.height).toBeGreaterThan(before.dialog!.height + 100);
+  expect(after.button).toEqual(before.button);
+  expect(after.dialog!.y).toBe(before.dialog!.y);
+});
