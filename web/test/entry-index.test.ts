@@ -99,6 +99,14 @@ describe("entry index", () => {
     // The leaf moved back into the trunk, without new entries.
     expect(applyEntriesAnswer(index, { entries: [], leafId: "e9999" }, "c1")).toBe(true);
     expect(activePath(index)).toHaveLength(10_000);
+    // Walked once per change: asked again, the same path; after any change, the new one.
+    expect(activePath(index)).toBe(activePath(index));
+    const before = activePath(index);
+    expect(applyEntriesAnswer(index, { entries: [user("d1", "e9999", "d")], leafId: "d1" }, "c1")).toBe(true);
+    expect(activePath(index)).not.toBe(before);
+    expect(activePath(index).map((e) => e.id)).toEqual([...ids(10_000), "d1"]);
+    resetEntryIndex(index, null);
+    expect(activePath(index)).toEqual([]);
   });
 
   it("survives junk from pi", () => {

@@ -380,10 +380,12 @@ export function applyGetMessages(state: SessionState, messages: readonly AgentMe
   state.needsSessionLoad = false;
   repositionMarkers(state);
   state.openMessageIndex = null;
-  state.toolResultIndex = {};
+  // Built whole, then set once: written key by key into the page's $state it cost a loaded session a write trap per tool result.
+  const toolResultIndex: Record<string, number> = {};
   next.forEach((m, i) => {
-    if (m.role === "toolResult") state.toolResultIndex[m.toolCallId] = i;
+    if (m.role === "toolResult") toolResultIndex[m.toolCallId] = i;
   });
+  state.toolResultIndex = toolResultIndex;
   if (live !== undefined) {
     state.messages.push(live);
     state.stream = { messageIndex: state.messages.length - 1, toolArgsText: { ...liveArgs } };
