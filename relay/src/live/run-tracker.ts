@@ -7,7 +7,7 @@
 // first bytes and never parsed, and of any other line only the first
 // MAX_PARSED_LINE bytes are kept: a longer line (a whole conversation in
 // `agent_end`, a big tool result) is known by its type alone.
-import type { ChildStatus, LiveCard, LiveRunState } from "@pier/protocol";
+import { PI_EVENT_TYPES, type ChildStatus, type LiveCard, type LiveRunState } from "@pier/protocol";
 
 /** Lines longer than this are classified by their type only (not parsed). */
 const MAX_PARSED_LINE = 256 * 1024;
@@ -473,29 +473,7 @@ function readWhatACardReads(line: Buffer, start: number, end: number, type: stri
  * (making one per line was a tenth of this tracker's time).
  */
 const KNOWN_TYPES_BY_LENGTH: { name: string; bytes: Buffer }[][] = [];
-for (const name of [
-  "agent_start",
-  "agent_end",
-  "agent_settled",
-  "turn_start",
-  "turn_end",
-  "message_start",
-  "message_update",
-  "message_end",
-  "tool_execution_start",
-  "tool_execution_update",
-  "tool_execution_end",
-  "auto_retry_start",
-  "auto_retry_end",
-  "compaction_start",
-  "compaction_end",
-  "queue_update",
-  "entry_appended",
-  "session_info_changed",
-  "extension_ui_request",
-  "extension_error",
-  "bash_execution_update",
-]) {
+for (const name of PI_EVENT_TYPES) {
   (KNOWN_TYPES_BY_LENGTH[name.length] ??= []).push({ name, bytes: Buffer.from(name, "latin1") });
 }
 
