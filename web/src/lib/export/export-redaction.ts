@@ -14,7 +14,7 @@
 // The text must have passed the reader (readCapture) first.
 
 import { decodeBase64, encodeBase64 } from "../wire-log/base64.ts";
-import { concatBytes } from "../wire-log/capture.ts";
+import { concatBytes } from "../bytes.ts";
 import { applyEdits, mapOffset, redactCommandLine, redactHomes, redactJsonText, redactLine, ToolCallTracker, type Edit, type RedactionOptions } from "../wire-log/redaction.ts";
 
 /** The names an exported page lists under "redacted" (the capture header's list). */

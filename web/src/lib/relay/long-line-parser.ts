@@ -16,7 +16,8 @@
 // record, and no line is lost.
 
 import { RecordAssembler, sliceLine, type AssembledLine, type SlicedField } from "./record-slices.ts";
-import { joinParts, type LongLine } from "./long-lines.ts";
+import type { LongLine } from "./long-lines.ts";
+import { concatBytes } from "../bytes.ts";
 import type { WorkerRequest } from "./long-line.worker.ts";
 
 export type OnItems = (field: SlicedField, items: unknown[]) => void;
@@ -65,7 +66,7 @@ export class HeldLongLine implements ParsedLongLine {
 
   /** The line's bytes so far, in one buffer. */
   bytes(): Uint8Array {
-    return this.parts.length === 1 ? this.parts[0]! : joinParts(this.parts, this.#bytes);
+    return concatBytes(this.parts);
   }
 
   finish(): Promise<AssembledLine> {

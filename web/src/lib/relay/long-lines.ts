@@ -19,6 +19,8 @@
 // LF never occurs inside a multi-byte UTF-8 character, so a cut at LF is
 // always between characters.
 
+import { concatBytes } from "../bytes.ts";
+
 const LF = 0x0a;
 
 /** Lines longer than this (bytes, LF not counted) are parsed off the page's thread. */
@@ -119,22 +121,11 @@ export class LongLineSplitter<Line extends LongLine = LongLine> {
     return line;
   }
 
-  /** The held bytes followed by `tail`, in a buffer of their own; nothing is held after. */
+  /** The held bytes followed by `tail`, as one array; nothing is held after. */
   #take(tail: Uint8Array): Uint8Array {
-    const whole = joinParts([...this.#held, tail], this.#heldBytes + tail.length);
+    const whole = concatBytes(tail.length === 0 ? this.#held : [...this.#held, tail]);
     this.#held = [];
     this.#heldBytes = 0;
     return whole;
   }
-}
-
-/** `parts` (`length` bytes in all) in one buffer of their own. */
-export function joinParts(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const whole = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
-  return whole;
 }

@@ -38,6 +38,7 @@
 // an error value with a code and a line number.
 
 import { decodeBase64, encodeBase64 } from "./base64.ts";
+import { concatBytes } from "../bytes.ts";
 import { checkNotes, parseNote, type CaptureNote, type NoteAt } from "./capture-notes.ts";
 import { applyEdits, mapOffset, redactCommandLine, redactJsonText, redactLine, redactSecretsInText, ToolCallTracker, type Edit, type RedactionOptions } from "./redaction.ts";
 
@@ -98,20 +99,6 @@ interface HeldChunk {
 type QueuedLine = string | HeldChunk;
 
 const utf8 = new TextDecoder("utf-8");
-
-/** The parts as one array (the part itself when there is one: callers only read it). */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  let size = 0;
-  for (const part of parts) size += part.length;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
 
 export class CaptureWriter {
   readonly #header: CaptureHeader;
